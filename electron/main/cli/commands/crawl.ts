@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../../../shared/types/crawl';
+import { CodedError } from '../../../../shared/types/result';
+import { openDatabase } from '../../db/connection';
+import { parseHostOverride } from '../../crawler/dns';
+import { CrawlService } from '../../services/crawl-service';
+import { failLine, intFlag, type CommandIo } from '../io';
+
+export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
+       [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
+       [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N] [--json]`;
+
+/** Options shared by commands that take crawl settings (`crawl`, `serve`). */
+export const resolverFlags = {
+  resolve: { type: 'string', multiple: true },
+  closed: { type: 'boolean' },
+} as const;
+
+/**
+ * `crawlbench crawl`: crawls from the seeds into `--db`, printing progress to stderr about once a
+ * second and, with `--json`, one summary line on stdout:
+ * `{"crawlId":N,"pagesFetched":N,"errors":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`.
+ * @returns 0, or 2 for a malformed URL or flag, an unwritable db, or a seed that could not be fetched
+ */
+export async function crawlCommand(argv: string[], io: CommandIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...resolverFlags,
+        db: { type: 'string' },
+        threads: { type: 'string' },
+        'max-pages': { type: 'string' },
+        'max-depth': { type: 'string' },
+        scope: { type: 'string' },
+        'min-delay-ms': { type: 'string' },
+        'max-delay-ms': { type: 'string' },
+        'delay-factor': { type: 'string' },
+        'per-host': { type: 'string' },
+        'user-agent': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return failLine(io, `${(error as Error).message}\n${CRAWL_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) return failLine(io, `no seed URL given\n${CRAWL_USAGE}`);
+  if (!values.db) return failLine(io, `--db FILE is required\n${CRAWL_USAGE}`);
+
+  let settings: Partial<CrawlSettings>;
+  try {
+    settings = crawlSettingsFromFlags(values);
+  } catch (error) {
+    return failLine(io, (error as Error).message);
+  }
+
+  let db;
+  try {
+    db = openDatabase(values.db);
+  } catch (error) {
+    return failLine(io, (error as Error).message);
+  }
+  const startedAt = performance.now();
+  let lastLine = 0;
+  const service = new CrawlService(db, {}, {
+    onProgress(progress) {
+      const now = performance.now();
+      if (now - lastLine < 1000) return;
+      lastLine = now;
+      io.stderr.write(`fetched ${progress.fetched}  queued ${progress.queued}  in flight ${progress.inFlight}  errors ${progress.errors}  ${progress.pagesPerSecond} pages/s\n`);
+    },
+  });
+  const interrupt = () => service.close();
+  process.once('SIGINT', interrupt);
+  try {
+    const { crawlId, done } = service.start(positionals, settings);
+    const summary = await done;
+    const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, frontier left ${summary.queued}, ${seconds} s\n`);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`);
+    }
+    const seedFailure = summary.fetched === 0 ? firstSeedError(db, crawlId) : null;
+    if (seedFailure) return failLine(io, `seed unreachable: ${seedFailure}`);
+    return 0;
+  } catch (error) {
+    return failLine(io, error instanceof CodedError ? error.message : `crawl failed: ${(error as Error).message}`);
+  } finally {
+    process.off('SIGINT', interrupt);
+    db.close();
+  }
+}
+
+function firstSeedError(db: ReturnType<typeof openDatabase>, crawlId: number): string | null {
+  const row = db.prepare(`SELECT url, error_code, error_reason FROM urls WHERE crawl_id = ? AND depth = 0 AND state = 'error' ORDER BY id LIMIT 1`).get(crawlId) as
+    | { url: string; error_code: string; error_reason: string }
+    | undefined;
+  return row ? `${row.url}: ${row.error_code}: ${row.error_reason}` : null;
+}
+
+/**
+ * Crawl settings from CLI flags (only those given; the rest take defaults).
+ * @throws CodedError INVALID_FLAG or INVALID_RESOLVE
+ */
+export function crawlSettingsFromFlags(values: Record<string, string | boolean | string[] | undefined>): Partial<CrawlSettings> {
+  const str = (name: string) => values[name] as string | undefined;
+  const settings: Partial<CrawlSettings> = {};
+  const assign = <K extends keyof CrawlSettings>(key: K, value: CrawlSettings[K] | undefined) => {
+    if (value !== undefined) settings[key] = value;
+  };
+  assign('threads', intFlag('threads', str('threads'), 1, 256));
+  assign('maxPages', intFlag('max-pages', str('max-pages'), 0));
+  assign('maxDepth', intFlag('max-depth', str('max-depth'), 0));
+  assign('minDelayMs', intFlag('min-delay-ms', str('min-delay-ms'), 0, 3_600_000));
+  assign('maxDelayMs', intFlag('max-delay-ms', str('max-delay-ms'), 0, 3_600_000));
+  assign('maxInFlightPerHost', intFlag('per-host', str('per-host'), 1, 64));
+  assign('timeoutMs', intFlag('timeout-ms', str('timeout-ms'), 100, 600_000));
+  const factor = str('delay-factor');
+  if (factor !== undefined) {
+    const k = Number(factor);
+    if (!Number.isFinite(k) || k < 0 || k > 100) throw new CodedError('INVALID_FLAG', `--delay-factor expects a number from 0 to 100, got "${factor}"`);
+    settings.delayFactor = k;
+  }
+  const scope = str('scope');
+  if (scope !== undefined) {
+    if (!(CRAWL_SCOPES as readonly string[]).includes(scope)) throw new CodedError('INVALID_FLAG', `--scope must be one of ${CRAWL_SCOPES.join(', ')}, got "${scope}"`);
+    settings.scope = scope as CrawlScope;
+  }
+  assign('userAgent', str('user-agent'));
+  const resolve = values['resolve'] as string[] | undefined;
+  if (resolve) settings.hostOverrides = resolve.map(parseHostOverride);
+  if (values['closed']) settings.closedResolver = true;
+  return settings;
+}

@@ -1,0 +1,57 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseHostOverride } from '../../crawler/dns';
+import { startBrowserServer } from '../../server/browser-server';
+import { createAppServices } from '../../services/app-services';
+import { appRoot } from '../../services/resources';
+import { failLine, intFlag, type CommandIo } from '../io';
+import { resolverFlags } from './crawl';
+
+export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE] [--port N] [--resolve host=ip:port]... [--closed] [--renderer DIR]';
+
+/** Default database of the workbench: $XDG_DATA_HOME/crawlbench/crawlbench.db (~/.local/share/…). */
+export function defaultDatabasePath(): string {
+  const dataHome = process.env['XDG_DATA_HOME'] || path.join(os.homedir(), '.local', 'share');
+  return path.join(dataHome, 'crawlbench', 'crawlbench.db');
+}
+
+/**
+ * `crawlbench serve`: browser mode. Serves the built renderer and the IPC contract over a
+ * WebSocket on 127.0.0.1, prints the URL to open (with its per-launch token), and runs until
+ * SIGINT/SIGTERM, stopping crawls cleanly.
+ */
+export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' }, token: { type: 'string' } } }));
+  } catch (error) {
+    return failLine(io, `${(error as Error).message}\n${SERVE_USAGE}`);
+  }
+  let services;
+  let port: number | undefined;
+  let hostOverrides;
+  try {
+    port = intFlag('port', values.port, 0, 65_535);
+    hostOverrides = (values.resolve ?? []).map(parseHostOverride);
+    services = createAppServices({
+      dbPath: values.db ?? defaultDatabasePath(),
+      mode: 'browser',
+      version: process.env['npm_package_version'] ?? '0.1.0',
+      hostOverrides,
+      closedResolver: values.closed ?? false,
+    });
+  } catch (error) {
+    return failLine(io, (error as Error).message);
+  }
+  const rendererDir = values.renderer ?? path.join(appRoot(), 'out', 'renderer');
+  const server = await startBrowserServer({ services, rendererDir, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+  io.stdout.write(`Crawlbench browser mode: open ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  await services.close();
+  return 0;
+}

@@ -1,0 +1,274 @@
+import os from 'node:os';
+import type { Database } from 'better-sqlite3';
+import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
+import { CrawlRepository } from '../db/crawl-repository';
+import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate } from './frontier';
+import type { PageResult } from './protocol';
+import { inScope, scopeSeeds, type ScopeSeeds } from './scope';
+import type { UrlIdentity } from './url-identity';
+import { WorkerPool, type PoolMessage } from './worker-pool';
+import type { Result } from '../../../shared/types/result';
+
+/** Callbacks a crawl reports through; the service turns them into IPC events, the CLI into stderr lines. */
+export interface CrawlListener {
+  onProgress?(progress: CrawlProgress): void;
+  onFinish?(summary: CrawlSummary): void;
+}
+
+export interface CrawlRunnerOptions {
+  db: Database;
+  crawlId: number;
+  settings: CrawlSettings;
+  seeds: readonly string[];
+  identify: (raw: string) => Result<UrlIdentity>;
+  listener?: CrawlListener;
+  /** Minimum gap between two progress reports. @default 250 (at most 4 a second) */
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+const RATE_WINDOW_MS = 5_000;
+
+/**
+ * Validates seed URLs: absolute http(s) URLs, at most 8192 characters.
+ * @throws CodedError INVALID_SEED naming the first bad seed
+ */
+export function validateSeeds(seeds: readonly string[]): string[] {
+  if (seeds.length === 0) throw new CodedError('INVALID_SEED', 'At least one seed URL is needed');
+  return seeds.map((seed) => {
+    let url: URL;
+    try {
+      url = new URL(seed.trim());
+    } catch {
+      throw new CodedError('INVALID_SEED', `Seed "${seed}" is not an absolute URL (expected e.g. https://example.com/)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CodedError('INVALID_SEED', `Seed "${seed}" is not an http(s) URL`);
+    url.hash = '';
+    return url.href;
+  });
+}
+
+/**
+ * Runs one crawl to its end (IIR 20.2 cycle): claims eligible URLs from the frontier, fetches and
+ * parses them on the worker pool, records each result and its links in one SQLite transaction
+ * (so a killed process loses at most the URLs in flight), and ends when the frontier is empty and
+ * nothing is in flight, on the page limit, or on stop().
+ */
+export class CrawlRunner {
+  private readonly repository: CrawlRepository;
+  private readonly frontier: SqliteFrontier;
+  private readonly scope: ScopeSeeds;
+  private readonly now: () => number;
+  private readonly inFlight = new Map<number, ClaimedUrl>();
+  private readonly completions: number[] = [];
+  private pool: WorkerPool | null = null;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private progressTimer: NodeJS.Timeout | null = null;
+  private stopping: CrawlStatus | null = null;
+  private startedAtMs = 0;
+  private finished: ((summary: CrawlSummary) => void) | null = null;
+  private failedRun: ((error: Error) => void) | null = null;
+  private lastProgressJson = '';
+
+  constructor(private readonly options: CrawlRunnerOptions) {
+    this.repository = new CrawlRepository(options.db);
+    this.now = options.now ?? Date.now;
+    this.frontier = new SqliteFrontier(options.db, options.crawlId, {
+      maxInFlightPerHost: options.settings.maxInFlightPerHost,
+      minDelayMs: options.settings.minDelayMs,
+      maxDelayMs: options.settings.maxDelayMs,
+      delayFactor: options.settings.delayFactor,
+    });
+    this.scope = scopeSeeds(options.seeds, (host) => {
+      const identity = options.identify(`http://${host}/`);
+      return identity.ok ? identity.value.registrableDomain : null;
+    });
+  }
+
+  get crawlId(): number {
+    return this.options.crawlId;
+  }
+
+  /**
+   * Enqueues the seeds (the URL-seen test skips seeds already known, so a resumed crawl
+   * re-adds nothing) and runs until the crawl ends.
+   * @returns the final summary
+   * @throws CodedError INVALID_SEED when no seed can be identified
+   */
+  async run(): Promise<CrawlSummary> {
+    this.startedAtMs = this.now();
+    const seeds: FrontierCandidate[] = [];
+    for (const seed of this.options.seeds) {
+      const identity = this.options.identify(seed);
+      if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
+      seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
+    }
+    this.options.db.transaction(() => this.frontier.add(seeds, this.now()))();
+    this.repository.setStatus(this.options.crawlId, 'running', null);
+
+    const { settings } = this.options;
+    const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
+    this.pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers) }, (message) => this.onWorkerMessage(message));
+    try {
+      await this.pool.start();
+    } catch (error) {
+      await this.pool.shutdown();
+      this.repository.setStatus(this.options.crawlId, 'interrupted', null);
+      throw error;
+    }
+    const done = new Promise<CrawlSummary>((resolve, reject) => {
+      this.finished = resolve;
+      this.failedRun = reject;
+    });
+    this.progressTimer = setInterval(() => this.reportProgress(false), this.options.progressIntervalMs ?? 250);
+    this.pump();
+    return done;
+  }
+
+  /** Stops claiming new URLs; in-flight fetches finish and are recorded, then the crawl ends as `stopped`. */
+  stop(status: Extract<CrawlStatus, 'stopped' | 'paused'> = 'stopped'): void {
+    if (this.stopping) return;
+    this.stopping = status;
+    this.pump();
+  }
+
+  /** Current counters. */
+  progress(): CrawlProgress {
+    const counts = this.frontier.counts();
+    const now = this.now();
+    while (this.completions.length > 0 && this.completions[0]! < now - RATE_WINDOW_MS) this.completions.shift();
+    const windowMs = Math.min(RATE_WINDOW_MS, Math.max(1, now - this.startedAtMs));
+    return {
+      crawlId: this.options.crawlId,
+      status: this.finished ? (this.stopping ?? 'running') : (this.stopping ?? 'finished'),
+      fetched: counts.done,
+      queued: counts.pending,
+      inFlight: counts.inFlight,
+      errors: counts.error,
+      pagesPerSecond: Math.round((this.completions.length * 1000 * 10) / windowMs) / 10,
+      elapsedMs: now - this.startedAtMs,
+    };
+  }
+
+  private pump(): void {
+    if (!this.pool || !this.finished) return;
+    if (this.wakeTimer) {
+      clearTimeout(this.wakeTimer);
+      this.wakeTimer = null;
+    }
+    const { maxPages } = this.options.settings;
+    let counts = this.frontier.counts();
+    const limitReached = maxPages > 0 && counts.done + counts.error + counts.inFlight >= maxPages;
+    if (!this.stopping && !limitReached) {
+      let room = this.pool.freeSlots();
+      if (maxPages > 0) room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
+      if (room > 0) {
+        const now = this.now();
+        const claimed = this.options.db.transaction(() => this.frontier.claimNext(room, now))();
+        for (const url of claimed) {
+          this.inFlight.set(url.id, url);
+          this.pool.dispatch({ urlId: url.id, url: url.url });
+        }
+      }
+    }
+    counts = this.frontier.counts();
+    if (counts.inFlight === 0) {
+      const exhausted = counts.pending === 0 || (maxPages > 0 && counts.done + counts.error >= maxPages);
+      if (this.stopping || exhausted) {
+        void this.finish(this.stopping ?? 'finished');
+        return;
+      }
+    }
+    const nextAt = this.frontier.nextEligibleAtMs();
+    if (nextAt !== null && this.pool.freeSlots() > 0 && !this.stopping) {
+      this.wakeTimer = setTimeout(() => this.pump(), Math.max(1, nextAt - this.now()));
+    }
+  }
+
+  private onWorkerMessage(message: PoolMessage): void {
+    const claimed = this.inFlight.get(message.urlId);
+    if (!claimed) return;
+    this.inFlight.delete(message.urlId);
+    const now = this.now();
+    try {
+      this.options.db.transaction(() => {
+        if (message.type === 'page') this.recordPage(claimed, message.result, now);
+        else this.frontier.fail(claimed, message.error, { fetchMs: message.fetchMs, nowMs: now });
+      })();
+    } catch (error) {
+      this.failedRun?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.completions.push(now);
+    this.pump();
+  }
+
+  private recordPage(url: ClaimedUrl, page: PageResult, now: number): void {
+    const { crawlId, settings } = this.options;
+    this.repository.insertPage(crawlId, {
+      urlId: url.id,
+      finalUrl: page.finalUrl,
+      httpStatus: page.status,
+      contentType: page.contentType,
+      bodyBytes: page.bodyBytes,
+      truncated: page.truncated,
+      fetchMs: page.fetchMs,
+      title: page.title,
+      redirectChainJson: page.redirectChain.length > 0 ? JSON.stringify(page.redirectChain) : null,
+      fetchedAtMs: now,
+    });
+    const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status };
+    if (page.status >= 400) {
+      this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
+    } else {
+      this.frontier.complete(url, disposition);
+    }
+
+    const depth = url.depth + 1;
+    const followable = !page.nofollow && (settings.maxDepth === 0 || depth <= settings.maxDepth);
+    const candidates: FrontierCandidate[] = [];
+    const pendingLinks: { raw: string; kind: string; key: string | null; refusedBy: string | null }[] = [];
+    for (const link of page.links) {
+      const identity = this.options.identify(link.url);
+      if (!identity.ok) {
+        pendingLinks.push({ raw: link.url, kind: link.kind, key: null, refusedBy: 'invalid-url' });
+        continue;
+      }
+      const target = identity.value;
+      let refusedBy: string | null = null;
+      if (!followable) refusedBy = page.nofollow ? 'nofollow' : 'max-depth';
+      else if (!inScope(settings.scope, new URL(target.url), target.registrableDomain, this.scope)) refusedBy = 'scope';
+      if (refusedBy === null) candidates.push({ ...target, depth, discoveredFrom: url.id });
+      pendingLinks.push({ raw: link.url, kind: link.kind, key: target.normalizedKey, refusedBy });
+    }
+    this.frontier.add(candidates, now);
+    for (const link of pendingLinks) {
+      const toUrlId = link.refusedBy === null && link.key !== null ? (this.repository.findUrlId(crawlId, link.key) ?? null) : null;
+      this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
+    }
+  }
+
+  private reportProgress(force: boolean): void {
+    const progress = this.progress();
+    const json = JSON.stringify({ ...progress, elapsedMs: 0 });
+    if (!force && json === this.lastProgressJson) return;
+    this.lastProgressJson = json;
+    this.options.listener?.onProgress?.(progress);
+  }
+
+  private async finish(status: CrawlStatus): Promise<void> {
+    const resolve = this.finished;
+    if (!resolve) return;
+    this.finished = null;
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    await this.pool?.shutdown();
+    this.repository.setStatus(this.options.crawlId, status, this.now());
+    this.stopping = status === 'finished' ? null : (status as 'stopped' | 'paused');
+    this.reportProgress(true);
+    const summary = this.repository.getCrawl(this.options.crawlId);
+    this.options.listener?.onFinish?.(summary);
+    resolve(summary);
+  }
+}

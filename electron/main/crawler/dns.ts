@@ -1,0 +1,99 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import net from 'node:net';
+import type { HostOverride } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
+
+/** Where to connect for one host: an IP address and, when the override gives one, a port. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+  /** Port to connect to instead of the URL's, from an override like `host=127.0.0.1:8080`. */
+  port?: number;
+}
+
+/** A lookup function with the shape of `dns.promises.lookup(host)` (injected in tests). */
+export type LookupFunction = (hostname: string) => Promise<{ address: string; family: number }>;
+
+export interface HostResolverOptions {
+  overrides?: readonly HostOverride[];
+  /** Refuse every host not in `overrides` without asking DNS (tests, benchmarks, sandboxes). */
+  closed?: boolean;
+  /** How long a successful system lookup is reused. @default 300_000 (5 min) */
+  cacheTtlMs?: number;
+  lookup?: LookupFunction;
+  now?: () => number;
+}
+
+/**
+ * The crawler's DNS resolution module (IIR 20.2.2): an override map consulted first (like curl's
+ * `--resolve` or /etc/hosts), a closed mode in which unmapped hosts are refused and never looked up,
+ * and a TTL cache in front of the system resolver. Failures are per-URL errors, never crashes.
+ */
+export class HostResolver {
+  private readonly overrides = new Map<string, HostOverride>();
+  private readonly closed: boolean;
+  private readonly cacheTtlMs: number;
+  private readonly lookup: LookupFunction;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, { value: ResolvedAddress; expiresAtMs: number }>();
+
+  constructor(options: HostResolverOptions = {}) {
+    for (const override of options.overrides ?? []) this.overrides.set(override.host.toLowerCase(), override);
+    this.closed = options.closed ?? false;
+    this.cacheTtlMs = options.cacheTtlMs ?? 300_000;
+    this.lookup = options.lookup ?? ((hostname) => dnsLookup(hostname));
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Resolves a URL hostname (as `URL.hostname` gives it: lowercase, IPv6 in brackets).
+   * @throws CodedError HOST_NOT_MAPPED in closed mode for a host outside the map;
+   *         DNS_FAILED when the system resolver fails.
+   */
+  async resolve(hostname: string): Promise<ResolvedAddress> {
+    const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+    const override = this.overrides.get(host);
+    if (override) {
+      const family = net.isIPv6(override.address) ? 6 : 4;
+      return override.port === undefined
+        ? { address: override.address, family }
+        : { address: override.address, family, port: override.port };
+    }
+    if (this.closed) {
+      throw new CodedError('HOST_NOT_MAPPED', `Host ${host} is not in the resolver map (closed mode): not looked up`);
+    }
+    const ipFamily = net.isIP(host);
+    if (ipFamily !== 0) return { address: host, family: ipFamily === 6 ? 6 : 4 };
+    const cached = this.cache.get(host);
+    if (cached && cached.expiresAtMs > this.now()) return cached.value;
+    try {
+      const answer = await this.lookup(host);
+      const value: ResolvedAddress = { address: answer.address, family: answer.family === 6 ? 6 : 4 };
+      this.cache.set(host, { value, expiresAtMs: this.now() + this.cacheTtlMs });
+      return value;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new CodedError('DNS_FAILED', `Cannot resolve ${host}: ${reason}`);
+    }
+  }
+}
+
+/**
+ * Parses one `--resolve` value, `host=address[:port]` (IPv6 address in brackets when a port follows).
+ * @example parseHostOverride('docs.python.test=127.0.0.1:8080') // { host: 'docs.python.test', address: '127.0.0.1', port: 8080 }
+ * @example parseHostOverride('a.test=[::1]:81') // { host: 'a.test', address: '::1', port: 81 }
+ * @throws CodedError INVALID_RESOLVE when the value does not have that shape
+ */
+export function parseHostOverride(value: string): HostOverride {
+  const match = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(value.trim());
+  const invalid = () =>
+    new CodedError('INVALID_RESOLVE', `Invalid --resolve "${value}": expected host=address[:port], e.g. docs.python.test=127.0.0.1:8080`);
+  if (!match) throw invalid();
+  const host = match[1]!.toLowerCase();
+  const address = match[2]!.replace(/^\[|\]$/g, '');
+  if (net.isIP(address) === 0) throw invalid();
+  if (match[3] === undefined) return { host, address };
+  const port = Number(match[3]);
+  if (port < 1 || port > 65_535) throw invalid();
+  return { host, address, port };
+}

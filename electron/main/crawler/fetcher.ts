@@ -1,0 +1,176 @@
+import { Agent, buildConnector, request } from 'undici';
+import type { Readable } from 'node:stream';
+import { CodedError, type ErrorInfo } from '../../../shared/types/result';
+import { readCappedBody } from './body';
+import type { HostResolver } from './dns';
+
+/** One hop of a redirect chain: the URL requested and the status it answered. */
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+/** A fetch that got an HTTP response (any status, including 4xx/5xx). */
+export interface FetchedResponse {
+  ok: true;
+  /** URL of the last request, after redirects. */
+  finalUrl: string;
+  status: number;
+  contentType: string | undefined;
+  /** Selected response headers, lowercased names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  wireBytes: number;
+  truncated: boolean;
+  /** Redirect hops before `finalUrl`, in order; empty when none. */
+  redirectChain: RedirectHop[];
+  fetchMs: number;
+}
+
+/** A fetch that got no usable response. */
+export interface FailedFetch {
+  ok: false;
+  error: ErrorInfo;
+  redirectChain: RedirectHop[];
+  fetchMs: number;
+}
+
+export type FetchOutcome = FetchedResponse | FailedFetch;
+
+export interface FetcherOptions {
+  resolver: HostResolver;
+  userAgent: string;
+  /** Whole-request budget: connect + headers + body, across redirects. */
+  timeoutMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+  /** Idle keep-alive sockets are closed after this long. @default 10_000 */
+  keepAliveTimeoutMs?: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'last-modified', 'etag', 'location', 'retry-after', 'x-robots-tag', 'link'];
+
+/**
+ * The fetch module (IIR 20.2): GET over undici with keep-alive per origin, the crawler's own
+ * resolver (override map, closed mode), redirects followed here (not by undici) and recorded
+ * as a chain with a hop limit and loop detection, and a capped body read.
+ */
+export class Fetcher {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: FetcherOptions) {
+    const base = buildConnector({ timeout: Math.min(options.timeoutMs, 15_000) });
+    const resolver = options.resolver;
+    this.agent = new Agent({
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+      connect: (connectOptions, callback) => {
+        resolver.resolve(connectOptions.hostname).then(
+          (resolved) =>
+            base(
+              { ...connectOptions, hostname: resolved.address, port: resolved.port === undefined ? connectOptions.port : String(resolved.port) },
+              callback,
+            ),
+          (error: Error) => callback(error, null),
+        );
+      },
+    });
+  }
+
+  /** Fetches `url`, following redirects. Never throws: failures come back as `{ ok: false, error }`. */
+  async fetch(url: string): Promise<FetchOutcome> {
+    const startedAt = performance.now();
+    const chain: RedirectHop[] = [];
+    const visited = new Set<string>();
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let current = url;
+    try {
+      for (;;) {
+        visited.add(current);
+        const response = await request(current, {
+          dispatcher: this.agent,
+          method: 'GET',
+          signal,
+          headers: { 'user-agent': this.options.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' },
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+        const headers = pickHeaders(response.headers);
+        const location = headers['location'];
+        if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+          await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+          chain.push({ url: current, status: response.statusCode });
+          let next: string;
+          try {
+            next = new URL(location, current).href.replace(/#.*$/, '');
+          } catch {
+            throw new CodedError('BAD_REDIRECT', `Redirect from ${current} to an invalid Location "${location}"`);
+          }
+          if (visited.has(next)) throw new CodedError('REDIRECT_LOOP', `Redirect loop: ${[...chain.map((hop) => hop.url), next].join(' -> ')}`);
+          if (chain.length > this.options.maxRedirects) {
+            throw new CodedError('REDIRECT_LIMIT', `More than ${this.options.maxRedirects} redirects starting at ${url}`);
+          }
+          if (!/^https?:$/.test(new URL(next).protocol)) throw new CodedError('BAD_REDIRECT', `Redirect to a non-HTTP URL ${next}`);
+          current = next;
+          continue;
+        }
+        const body = await readCappedBody(response.body as unknown as Readable, headers['content-encoding'], this.options.maxBodyBytes);
+        return {
+          ok: true,
+          finalUrl: current,
+          status: response.statusCode,
+          contentType: headers['content-type'],
+          headers,
+          body: body.bytes,
+          wireBytes: body.wireBytes,
+          truncated: body.truncated,
+          redirectChain: chain,
+          fetchMs: performance.now() - startedAt,
+        };
+      }
+    } catch (error) {
+      return { ok: false, error: classifyFetchError(error, this.options.timeoutMs), redirectChain: chain, fetchMs: performance.now() - startedAt };
+    }
+  }
+
+  /** Closes every keep-alive socket. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function pickHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = raw[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** Maps undici, DNS and socket errors to the crawler's stable error codes. */
+export function classifyFetchError(error: unknown, timeoutMs: number): ErrorInfo {
+  if (error instanceof CodedError) return { code: error.code, message: error.message };
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  const message = e.message ?? String(error);
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return { code: 'TIMEOUT', message: `No complete response within ${timeoutMs} ms` };
+  }
+  switch (code) {
+    case 'HOST_NOT_MAPPED':
+    case 'DNS_FAILED':
+    case 'BODY_DECODE_FAILED':
+      return { code, message };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { code: 'CONNECT_TIMEOUT', message };
+    case 'ECONNREFUSED':
+      return { code: 'CONNECTION_REFUSED', message };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return { code: 'CONNECTION_RESET', message };
+    default:
+      return { code: 'FETCH_FAILED', message };
+  }
+}

@@ -1,0 +1,229 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { HostHeap } from './host-heap';
+
+/** A URL offered to the frontier after the URL-seen test's inputs are computed. */
+export interface FrontierCandidate {
+  url: string;
+  normalized: string;
+  normalizedKey: string;
+  host: string;
+  registrableDomain: string | null;
+  depth: number;
+  discoveredFrom: number | null;
+}
+
+/** A URL handed out for fetching (state now in_flight). */
+export interface ClaimedUrl {
+  id: number;
+  url: string;
+  host: string;
+  depth: number;
+}
+
+export interface FrontierCounts {
+  pending: number;
+  inFlight: number;
+  done: number;
+  error: number;
+}
+
+/** Politeness knobs of the frontier (IIR 20.2.3; Heritrix's delayFactor/minDelayMs/maxDelayMs). */
+export interface PolitenessPolicy {
+  maxInFlightPerHost: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** k: the next fetch from a host waits k × the last fetch's duration. */
+  delayFactor: number;
+}
+
+/** How one fetch ended, for the frontier's bookkeeping. */
+export interface Disposition {
+  fetchMs: number;
+  nowMs: number;
+  httpStatus?: number | null;
+  /** A host-specific wait the server asked for (Retry-After) or robots Crawl-delay, already capped. */
+  extraDelayMs?: number;
+}
+
+/**
+ * The URL frontier store: small enough to read in one breath (Colly's storage interface), so a
+ * second backend can be added behind it. Every URL is a row with its state; memory holds only
+ * bounded per-host buffers and the host heap.
+ */
+export interface FrontierStore {
+  /** Runs the URL-seen test and enqueues the new URLs. @returns ids of the URLs added (seen ones are skipped). */
+  add(candidates: readonly FrontierCandidate[], nowMs: number): number[];
+  /** Hands out up to `max` URLs whose hosts are eligible at `nowMs`, marking them in_flight. */
+  claimNext(max: number, nowMs: number): ClaimedUrl[];
+  complete(url: ClaimedUrl, disposition: Disposition): void;
+  fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void;
+  /** When the next host becomes eligible (epoch ms), or null when nothing is pending. */
+  nextEligibleAtMs(): number | null;
+  counts(): FrontierCounts;
+}
+
+interface HostQueue {
+  host: string;
+  /** Pending URLs read ahead from SQLite, in priority order; at most REFILL_BATCH. */
+  buffer: ClaimedUrl[];
+  /** True when the last refill found no more pending rows for this host. */
+  exhausted: boolean;
+  inFlight: number;
+  nextEligibleAtMs: number;
+  inHeap: boolean;
+}
+
+const REFILL_BATCH = 64;
+
+/**
+ * SQLite-backed Mercator frontier (IIR 20.2.3). Front-queue priority is (depth, discovery order):
+ * breadth-first, first come first served. Back queues are one per host, read ahead in batches of 64
+ * from the (crawl_id, host, state, priority, id) index; a min-heap of host eligibility times picks
+ * the next host, so a giant host cannot starve others. A host gets at most `maxInFlightPerHost`
+ * requests at once and then waits `clamp(max(minDelayMs, k × fetchMs, extraDelayMs), maxDelayMs)`.
+ * Memory is O(hosts × 64), flat as the frontier grows.
+ */
+export class SqliteFrontier implements FrontierStore {
+  private readonly hosts = new Map<string, HostQueue>();
+  private readonly heap = new HostHeap();
+  private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0 };
+  private readonly insertUrl: Statement;
+  private readonly refill: Statement;
+  private readonly markInFlight: Statement;
+  private readonly markDone: Statement;
+  private readonly markError: Statement;
+
+  constructor(
+    private readonly db: Database,
+    private readonly crawlId: number,
+    private readonly policy: PolitenessPolicy,
+  ) {
+    this.insertUrl = db.prepare(
+      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
+    );
+    this.refill = db.prepare(
+      `SELECT id, url, host, depth FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
+    );
+    this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?`);
+    this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
+    this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
+    this.load();
+  }
+
+  /** Reads counts and pending hosts; URLs left in_flight by a dead process go back to pending. */
+  private load(): void {
+    this.db.prepare(`UPDATE urls SET state = 'pending' WHERE crawl_id = ? AND state = 'in_flight'`).run(this.crawlId);
+    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(this.crawlId) as { state: string; n: number }[];
+    for (const row of rows) {
+      if (row.state === 'pending') this.countsValue.pending = row.n;
+      else if (row.state === 'done') this.countsValue.done = row.n;
+      else if (row.state === 'error') this.countsValue.error = row.n;
+    }
+    const pendingHosts = this.db.prepare(`SELECT DISTINCT host FROM urls WHERE crawl_id = ? AND state = 'pending'`).pluck().all(this.crawlId) as string[];
+    for (const host of pendingHosts) this.wake(this.queueFor(host), 0);
+  }
+
+  add(candidates: readonly FrontierCandidate[], nowMs: number): number[] {
+    const added: number[] = [];
+    for (const c of candidates) {
+      const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs);
+      if (info.changes === 0) continue;
+      added.push(Number(info.lastInsertRowid));
+      this.countsValue.pending += 1;
+      const queue = this.queueFor(c.host);
+      queue.exhausted = false;
+      this.wake(queue, nowMs);
+    }
+    return added;
+  }
+
+  claimNext(max: number, nowMs: number): ClaimedUrl[] {
+    const claimed: ClaimedUrl[] = [];
+    const postponed: { host: string; atMs: number }[] = [];
+    while (claimed.length < max) {
+      const top = this.heap.peek();
+      if (!top || top.atMs > nowMs) break;
+      this.heap.pop();
+      const queue = this.hosts.get(top.host);
+      if (!queue) continue;
+      queue.inHeap = false;
+      if (queue.nextEligibleAtMs > nowMs) {
+        postponed.push({ host: top.host, atMs: queue.nextEligibleAtMs });
+        continue;
+      }
+      if (queue.buffer.length === 0 && !queue.exhausted) {
+        queue.buffer = this.refill.all(this.crawlId, top.host) as ClaimedUrl[];
+        queue.exhausted = queue.buffer.length < REFILL_BATCH;
+      }
+      const next = queue.buffer.shift();
+      if (!next) continue;
+      this.markInFlight.run(next.id);
+      queue.inFlight += 1;
+      this.countsValue.pending -= 1;
+      this.countsValue.inFlight += 1;
+      claimed.push(next);
+      if (queue.inFlight < this.policy.maxInFlightPerHost) this.wake(queue, nowMs);
+    }
+    for (const entry of postponed) {
+      const queue = this.hosts.get(entry.host);
+      if (queue && !queue.inHeap) {
+        queue.inHeap = true;
+        this.heap.push(entry.host, entry.atMs);
+      }
+    }
+    return claimed;
+  }
+
+  complete(url: ClaimedUrl, disposition: Disposition): void {
+    this.markDone.run(disposition.nowMs, disposition.httpStatus ?? null, url.id);
+    this.countsValue.done += 1;
+    this.release(url, disposition);
+  }
+
+  fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void {
+    this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, url.id);
+    this.countsValue.error += 1;
+    this.release(url, disposition);
+  }
+
+  nextEligibleAtMs(): number | null {
+    return this.heap.peek()?.atMs ?? null;
+  }
+
+  counts(): FrontierCounts {
+    return { ...this.countsValue };
+  }
+
+  /** The politeness delay after a fetch that took `fetchMs`. */
+  politenessDelayMs(fetchMs: number, extraDelayMs = 0): number {
+    const { minDelayMs, maxDelayMs, delayFactor } = this.policy;
+    return Math.min(maxDelayMs, Math.max(minDelayMs, delayFactor * fetchMs, extraDelayMs));
+  }
+
+  private release(url: ClaimedUrl, disposition: Disposition): void {
+    this.countsValue.inFlight -= 1;
+    const queue = this.queueFor(url.host);
+    queue.inFlight -= 1;
+    const eligibleAt = disposition.nowMs + this.politenessDelayMs(disposition.fetchMs, disposition.extraDelayMs);
+    queue.nextEligibleAtMs = Math.max(queue.nextEligibleAtMs, eligibleAt);
+    this.wake(queue, queue.nextEligibleAtMs);
+  }
+
+  private queueFor(host: string): HostQueue {
+    let queue = this.hosts.get(host);
+    if (!queue) {
+      queue = { host, buffer: [], exhausted: false, inFlight: 0, nextEligibleAtMs: 0, inHeap: false };
+      this.hosts.set(host, queue);
+    }
+    return queue;
+  }
+
+  /** Puts a host with work and a free slot into the heap at its eligibility time. */
+  private wake(queue: HostQueue, atMs: number): void {
+    if (queue.inHeap || queue.inFlight >= this.policy.maxInFlightPerHost) return;
+    if (queue.buffer.length === 0 && queue.exhausted) return;
+    queue.inHeap = true;
+    this.heap.push(queue.host, Math.max(atMs, queue.nextEligibleAtMs));
+  }
+}

@@ -1,0 +1,73 @@
+import { decodeHtml } from './charset';
+import type { FetchedResponse } from './fetcher';
+import { parseHtml } from './parse-html';
+import type { DiscoveredLink, PageResult } from './protocol';
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/** True when a response should be parsed as HTML (by Content-Type; none given → sniff for `<html`). */
+export function isHtml(contentType: string | undefined, body: Uint8Array): boolean {
+  if (contentType) return HTML_TYPES.test(contentType.trim());
+  const head = Buffer.from(body.subarray(0, 512)).toString('latin1').toLowerCase();
+  return head.includes('<html') || head.includes('<!doctype html');
+}
+
+/**
+ * Turns a fetched response into a {@link PageResult}: HTML is decoded (header charset, then meta
+ * charset) and parsed; links are resolved against `<base href>` or the final URL with WHATWG URL
+ * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML is recorded unparsed.
+ */
+export function processFetch(response: FetchedResponse): PageResult {
+  const base: PageResult = {
+    finalUrl: response.finalUrl,
+    status: response.status,
+    contentType: response.contentType ?? null,
+    bodyBytes: response.body.length,
+    truncated: response.truncated,
+    fetchMs: response.fetchMs,
+    redirectChain: response.redirectChain,
+    title: null,
+    links: [],
+    unresolvableLinks: 0,
+    nofollow: false,
+    noindex: false,
+    retryAfter: response.headers['retry-after'] ?? null,
+  };
+  if (!isHtml(response.contentType, response.body)) return base;
+
+  const { text } = decodeHtml(response.contentType, response.body);
+  const parsed = parseHtml(text);
+  const robotsHeader = (response.headers['x-robots-tag'] ?? '').toLowerCase();
+  let baseUrl = response.finalUrl;
+  if (parsed.baseHref) {
+    try {
+      baseUrl = new URL(parsed.baseHref, response.finalUrl).href;
+    } catch {
+      // An unusable <base href> is ignored, as browsers do.
+    }
+  }
+  const links: DiscoveredLink[] = [];
+  let unresolvable = 0;
+  for (const link of parsed.links) {
+    let url: URL;
+    try {
+      url = new URL(link.href, baseUrl);
+    } catch {
+      unresolvable += 1;
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      unresolvable += 1;
+      continue;
+    }
+    links.push({ url: url.href, kind: link.kind });
+  }
+  return {
+    ...base,
+    title: parsed.title,
+    links,
+    unresolvableLinks: unresolvable,
+    nofollow: parsed.metaRobots.nofollow || /\b(nofollow|none)\b/.test(robotsHeader),
+    noindex: parsed.metaRobots.noindex || /\b(noindex|none)\b/.test(robotsHeader),
+  };
+}

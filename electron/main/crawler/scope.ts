@@ -1,0 +1,49 @@
+import type { CrawlScope } from '../../../shared/types/crawl';
+
+/** The seeds' hosts, registrable domains and directories a scope test compares a link against. */
+export interface ScopeSeeds {
+  hosts: ReadonlySet<string>;
+  domains: ReadonlySet<string>;
+  /** `origin + directory path` of each seed, ending in '/' (seed 004's "Index Entire Site"). */
+  directories: readonly string[];
+}
+
+/**
+ * Builds the comparison sets of a scope from the seed URLs.
+ * @param domainOf registrable domain of a host (seed 000 / PSL), null when it has none
+ */
+export function scopeSeeds(seeds: readonly string[], domainOf: (host: string) => string | null): ScopeSeeds {
+  const hosts = new Set<string>();
+  const domains = new Set<string>();
+  const directories: string[] = [];
+  for (const seed of seeds) {
+    const url = new URL(seed);
+    hosts.add(url.hostname);
+    domains.add(domainOf(url.hostname) ?? url.hostname);
+    directories.push(url.origin + url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1));
+  }
+  return { hosts, domains, directories };
+}
+
+/**
+ * True when a link stays inside the crawl's scope.
+ * @example inScope('directory', new URL('http://a.test/docs/x.html'), null, seedsOf(['http://a.test/docs/'])) // true
+ */
+export function inScope(scope: CrawlScope, url: URL, registrableDomain: string | null, seeds: ScopeSeeds): boolean {
+  switch (scope) {
+    case 'any':
+      return true;
+    case 'host':
+      return seeds.hosts.has(url.hostname);
+    case 'domain':
+      return seeds.domains.has(registrableDomain ?? url.hostname);
+    case 'directory': {
+      const href = url.origin + url.pathname;
+      return seeds.directories.some((directory) => href.startsWith(directory));
+    }
+    default: {
+      const exhaustive: never = scope;
+      throw new Error(`Unknown scope ${String(exhaustive)}`);
+    }
+  }
+}

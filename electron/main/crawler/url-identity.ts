@@ -1,0 +1,44 @@
+import type { Result } from '../../../shared/types/result';
+
+/** The names one URL goes by in the crawl (seed 001): raw, normalized string, normalized key. */
+export interface UrlIdentity {
+  /** The raw URL (absolute, as resolved from the href). */
+  url: string;
+  normalized: string;
+  /** UUIDv5 of `normalized`: the URL-seen test's key. */
+  normalizedKey: string;
+  host: string;
+  registrableDomain: string | null;
+}
+
+/** Normalizes a raw URL under the crawl's profile (shared/url). */
+export type NormalizeFunction = (raw: string) => Result<{ normalized: string; key: string }>;
+
+/** Registrable domain of a host (seed 000 algorithm or PSL), null for hosts that have none. */
+export type DomainFunction = (host: string) => string | null;
+
+/**
+ * Computes a URL's identity: normalized string and key from the profile, host and registrable
+ * domain (cached per host: a crawl meets few hosts and many URLs).
+ * @returns the identity, or an error (code from the normalizer, e.g. INVALID_URL)
+ */
+export function createUrlIdentifier(normalize: NormalizeFunction, domainOf: DomainFunction): (raw: string) => Result<UrlIdentity> {
+  const domains = new Map<string, string | null>();
+  return (raw) => {
+    const normalized = normalize(raw);
+    if (!normalized.ok) return normalized;
+    let host: string;
+    try {
+      host = new URL(raw).hostname;
+    } catch {
+      return { ok: false, error: { code: 'INVALID_URL', message: `Not an absolute URL: ${raw}` } };
+    }
+    let registrableDomain = domains.get(host);
+    if (registrableDomain === undefined) {
+      registrableDomain = domainOf(host);
+      if (domains.size > 100_000) domains.clear();
+      domains.set(host, registrableDomain);
+    }
+    return { ok: true, value: { url: raw, normalized: normalized.value.normalized, normalizedKey: normalized.value.key, host, registrableDomain } };
+  };
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol';
+
+/** A fetch task as the scheduler hands it out. */
+export interface FetchTask {
+  urlId: number;
+  url: string;
+}
+
+/** Replies from workers, plus a synthetic failure when a worker dies with tasks in flight. */
+export type PoolMessage = Exclude<FromWorker, { type: 'ready' }>;
+
+interface PoolWorker {
+  worker: Worker;
+  inFlight: Map<number, FetchTask>;
+  ready: Promise<void>;
+}
+
+/**
+ * Spawns a worker running crawl-worker: the bundled `crawl-worker.js` beside this module when the
+ * app is built (electron-vite puts it there), else the TypeScript source through tsx (CLI, tests).
+ */
+function spawnCrawlWorker(init: WorkerInit): Worker {
+  const bundled = new URL('./crawl-worker.js', import.meta.url);
+  if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData: init });
+  const entry = new URL('../workers/crawl-worker.ts', import.meta.url).href;
+  return new Worker(new URL('../workers/tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry } });
+}
+
+/**
+ * A worker_threads pool for fetch + parse (seed 003's crawler threads). Each worker runs up to
+ * `init.concurrency` tasks; `dispatch` hands a task to the least-loaded worker. A worker that
+ * crashes fails its in-flight tasks with WORKER_CRASHED (they are never silently lost) and is replaced.
+ */
+export class WorkerPool {
+  private readonly workers: PoolWorker[] = [];
+  private seq = 0;
+  private closing = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly init: WorkerInit,
+    private readonly onMessage: (message: PoolMessage) => void,
+  ) {}
+
+  /** Starts the workers and waits until each has loaded. */
+  async start(): Promise<void> {
+    for (let index = 0; index < this.size; index += 1) this.workers.push(this.spawn());
+    await Promise.all(this.workers.map((entry) => entry.ready));
+  }
+
+  /** Tasks the pool can take right now. */
+  freeSlots(): number {
+    let free = 0;
+    for (const entry of this.workers) free += this.init.concurrency - entry.inFlight.size;
+    return free;
+  }
+
+  /** Tasks running now. */
+  inFlight(): number {
+    let count = 0;
+    for (const entry of this.workers) count += entry.inFlight.size;
+    return count;
+  }
+
+  /**
+   * Sends a task to the least-loaded worker.
+   * @returns the task's sequence number
+   * @throws Error when no slot is free (call {@link freeSlots} first)
+   */
+  dispatch(task: FetchTask): number {
+    let target: PoolWorker | undefined;
+    for (const entry of this.workers) if (!target || entry.inFlight.size < target.inFlight.size) target = entry;
+    if (!target || target.inFlight.size >= this.init.concurrency) throw new Error('WorkerPool.dispatch: no free slot');
+    this.seq += 1;
+    target.inFlight.set(this.seq, task);
+    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url };
+    target.worker.postMessage(message);
+    return this.seq;
+  }
+
+  /** Asks every worker to close its sockets and exit; waits for them. */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      this.workers.map(
+        (entry) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => void entry.worker.terminate().then(() => resolve()), 2_000);
+            entry.worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            entry.worker.postMessage({ type: 'shutdown' } satisfies ToWorker);
+          }),
+      ),
+    );
+  }
+
+  private spawn(): PoolWorker {
+    const worker = spawnCrawlWorker(this.init);
+    let markReady: () => void = () => undefined;
+    let markFailed: (error: Error) => void = () => undefined;
+    const entry: PoolWorker = {
+      worker,
+      inFlight: new Map(),
+      ready: new Promise<void>((resolve, reject) => {
+        markReady = resolve;
+        markFailed = reject;
+      }),
+    };
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') {
+        markReady();
+        return;
+      }
+      entry.inFlight.delete(message.seq);
+      this.onMessage(message);
+    });
+    const onDeath = (reason: string): void => {
+      markFailed(new Error(`Crawl worker failed to start: ${reason}`));
+      const index = this.workers.indexOf(entry);
+      if (index === -1) return;
+      const orphaned = [...entry.inFlight.entries()];
+      entry.inFlight.clear();
+      if (!this.closing) this.workers[index] = this.spawn();
+      for (const [seq, task] of orphaned) {
+        this.onMessage({ type: 'failed', seq, urlId: task.urlId, error: { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` }, fetchMs: 0, redirectChain: [] });
+      }
+    };
+    worker.on('error', (error) => onDeath(error.message));
+    worker.on('exit', (code) => {
+      if (!this.closing) onDeath(`exit code ${code}`);
+    });
+    return entry;
+  }
+}

@@ -1,0 +1,164 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CrawlSettings, CrawlStatus, CrawlSummary, FrontierRow, RowPage, UrlState } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
+
+/** A page row as the crawler writes it. */
+export interface PageRecord {
+  urlId: number;
+  finalUrl: string;
+  httpStatus: number;
+  contentType: string | null;
+  bodyBytes: number;
+  truncated: boolean;
+  fetchMs: number;
+  title: string | null;
+  redirectChainJson: string | null;
+  fetchedAtMs: number;
+}
+
+/** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
+export interface LinkRecord {
+  fromUrlId: number;
+  rawUrl: string;
+  toUrlId: number | null;
+  kind: string;
+  refusedBy: string | null;
+}
+
+/** Filters of the frontier URL table. */
+export interface UrlQuery {
+  offset: number;
+  limit: number;
+  state?: UrlState;
+  host?: string;
+  text?: string;
+}
+
+interface CrawlRow {
+  id: number;
+  seeds_json: string;
+  settings_json: string;
+  status: CrawlStatus;
+  created_at_ms: number;
+  finished_at_ms: number | null;
+}
+
+/**
+ * Reads and writes crawls, pages and links. Statements are prepared once and reused
+ * (STYLE.md convention 7); callers group writes in transactions.
+ */
+export class CrawlRepository {
+  private readonly insertPageStatement: Statement;
+  private readonly insertLinkStatement: Statement;
+  private readonly urlIdByKey: Statement;
+
+  constructor(readonly db: Database) {
+    this.insertPageStatement = db.prepare(
+      `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
+  }
+
+  /** Inserts a crawl in state `running`. @returns its id */
+  createCrawl(seeds: readonly string[], settings: CrawlSettings, nowMs: number): number {
+    const info = this.db
+      .prepare(`INSERT INTO crawls (seeds_json, settings_json, status, created_at_ms) VALUES (?, ?, 'running', ?)`)
+      .run(JSON.stringify(seeds), JSON.stringify(settings), nowMs);
+    return Number(info.lastInsertRowid);
+  }
+
+  setStatus(crawlId: number, status: CrawlStatus, finishedAtMs: number | null): void {
+    this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
+  }
+
+  /** @throws CodedError CRAWL_NOT_FOUND */
+  getCrawl(crawlId: number): CrawlSummary {
+    const row = this.db.prepare(`SELECT * FROM crawls WHERE id = ?`).get(crawlId) as CrawlRow | undefined;
+    if (!row) throw new CodedError('CRAWL_NOT_FOUND', `No crawl with id ${crawlId}`);
+    return this.toSummary(row);
+  }
+
+  /** Every crawl, newest first. */
+  listCrawls(): CrawlSummary[] {
+    const rows = this.db.prepare(`SELECT * FROM crawls ORDER BY id DESC`).all() as CrawlRow[];
+    return rows.map((row) => this.toSummary(row));
+  }
+
+  insertPage(crawlId: number, page: PageRecord): void {
+    this.insertPageStatement.run(
+      page.urlId,
+      crawlId,
+      page.finalUrl,
+      page.httpStatus,
+      page.contentType,
+      page.bodyBytes,
+      page.truncated ? 1 : 0,
+      Math.round(page.fetchMs),
+      page.title,
+      page.redirectChainJson,
+      page.fetchedAtMs,
+    );
+  }
+
+  insertLink(crawlId: number, link: LinkRecord): void {
+    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
+  }
+
+  /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */
+  findUrlId(crawlId: number, normalizedKey: string): number | undefined {
+    return this.urlIdByKey.get(crawlId, normalizedKey) as number | undefined;
+  }
+
+  /** A page of the frontier table, in discovery order, with optional filters. */
+  queryUrls(crawlId: number, query: UrlQuery): RowPage<FrontierRow> {
+    const where = ['crawl_id = ?'];
+    const params: (string | number)[] = [crawlId];
+    if (query.state) {
+      where.push('state = ?');
+      params.push(query.state);
+    }
+    if (query.host) {
+      where.push('host = ?');
+      params.push(query.host);
+    }
+    if (query.text) {
+      where.push(`instr(url, ?) > 0`);
+      params.push(query.text);
+    }
+    const clause = where.join(' AND ');
+    const total = this.db.prepare(`SELECT COUNT(*) FROM urls WHERE ${clause}`).pluck().get(...params) as number;
+    const rows = this.db
+      .prepare(
+        `SELECT id, url, host, state, depth, normalized_key AS normalizedKey, error_reason AS errorReason,
+                fetched_at_ms AS fetchedAtMs, http_status AS httpStatus
+         FROM urls WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`,
+      )
+      .all(...params, query.limit, query.offset) as FrontierRow[];
+    return { rows, total, offset: query.offset };
+  }
+
+  /** URL counts by state for one crawl. */
+  stateCounts(crawlId: number): Record<UrlState, number> {
+    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };
+    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  private toSummary(row: CrawlRow): CrawlSummary {
+    const counts = this.stateCounts(row.id);
+    return {
+      id: row.id,
+      seeds: JSON.parse(row.seeds_json) as string[],
+      status: row.status,
+      createdAtMs: row.created_at_ms,
+      finishedAtMs: row.finished_at_ms,
+      fetched: counts.done,
+      queued: counts.pending + counts.in_flight,
+      errors: counts.error,
+      settings: JSON.parse(row.settings_json) as CrawlSettings,
+    };
+  }
+}

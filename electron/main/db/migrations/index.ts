@@ -1,0 +1,37 @@
+import type { Database } from 'better-sqlite3';
+import { migration0001 } from './0001-initial';
+
+/** One schema step. `version` numbers are consecutive from 1; PRAGMA user_version records the last applied. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+/** Every migration, in order. Append only: a shipped migration is never edited. */
+export const MIGRATIONS: readonly Migration[] = [migration0001];
+
+/**
+ * Brings `db` to the newest schema, each migration in its own transaction.
+ * @returns the versions applied by this call (empty when already current)
+ * @throws CodedError-like Error with code SCHEMA_TOO_NEW when the file comes from a newer Crawlbench
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (current > newest) {
+    throw Object.assign(new Error(`Database schema version ${current} is newer than this Crawlbench supports (${newest})`), {
+      code: 'SCHEMA_TOO_NEW',
+    });
+  }
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+    applied.push(migration.version);
+  }
+  return applied;
+}

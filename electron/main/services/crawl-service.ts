@@ -1,0 +1,89 @@
+import type { Database } from 'better-sqlite3';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
+import { CrawlRepository } from '../db/crawl-repository';
+import { CrawlRunner, validateSeeds, type CrawlListener } from '../crawler/crawl-runner';
+import { createCrawlIdentifier } from './url-services';
+
+/** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
+export interface CrawlServiceOptions {
+  hostOverrides?: readonly HostOverride[];
+  closedResolver?: boolean;
+}
+
+/**
+ * Settings of a new crawl: defaults, then the client's values, then the process's resolver
+ * overrides (appended; a client's override for the same host wins) and closed mode (either side may turn it on).
+ */
+export function effectiveSettings(input: Partial<CrawlSettings> | undefined, options: CrawlServiceOptions): CrawlSettings {
+  const merged: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, ...input, hostOverrides: [...(input?.hostOverrides ?? [])] };
+  const hosts = new Set(merged.hostOverrides.map((o) => o.host.toLowerCase()));
+  for (const override of options.hostOverrides ?? []) if (!hosts.has(override.host)) merged.hostOverrides.push(override);
+  merged.closedResolver = Boolean(input?.closedResolver) || Boolean(options.closedResolver);
+  if (merged.maxDelayMs < merged.minDelayMs) throw new CodedError('INVALID_SETTINGS', 'maxDelayMs must be at least minDelayMs');
+  return merged;
+}
+
+/**
+ * Starts, stops and reports crawls over one database: the headless service behind the Electron
+ * app, the browser-mode server and the CLI alike.
+ */
+export class CrawlService {
+  private readonly repository: CrawlRepository;
+  private readonly running = new Map<number, { runner: CrawlRunner; done: Promise<CrawlSummary> }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: CrawlServiceOptions = {},
+    private readonly listener: CrawlListener = {},
+  ) {
+    this.repository = new CrawlRepository(db);
+  }
+
+  /**
+   * Creates a crawl and starts it in the background.
+   * @returns the crawl id and a promise of its final summary
+   * @throws CodedError INVALID_SEED, INVALID_SETTINGS
+   */
+  start(seeds: readonly string[], input?: Partial<CrawlSettings>): { crawlId: number; done: Promise<CrawlSummary> } {
+    const validSeeds = validateSeeds(seeds);
+    const settings = effectiveSettings(input, this.options);
+    const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
+    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds: validSeeds, identify: createCrawlIdentifier(), listener: this.listener });
+    const done = runner.run().finally(() => this.running.delete(crawlId));
+    done.catch(() => undefined);
+    this.running.set(crawlId, { runner, done });
+    return { crawlId, done };
+  }
+
+  /** Stops a running crawl. @returns false when it was not running */
+  stop(crawlId: number): boolean {
+    const entry = this.running.get(crawlId);
+    if (!entry) return false;
+    entry.runner.stop('stopped');
+    return true;
+  }
+
+  list(): CrawlSummary[] {
+    return this.repository.listCrawls();
+  }
+
+  /** Live counters of a running crawl, or the stored counters of a finished one. @throws CodedError CRAWL_NOT_FOUND */
+  progress(crawlId: number): CrawlProgress {
+    const entry = this.running.get(crawlId);
+    if (entry) return entry.runner.progress();
+    const summary = this.repository.getCrawl(crawlId);
+    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs };
+  }
+
+  get repositoryForQueries(): CrawlRepository {
+    return this.repository;
+  }
+
+  /** Stops every running crawl and waits for them to record their in-flight URLs. */
+  async close(): Promise<void> {
+    const pending = [...this.running.values()];
+    for (const entry of pending) entry.runner.stop('stopped');
+    await Promise.allSettled(pending.map((entry) => entry.done));
+  }
+}

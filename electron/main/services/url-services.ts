@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  createDomainResolver,
+  createNormalizer,
+  DEFAULT_GENERIC_TLDS,
+  parsePublicSuffixList,
+  PROFILES,
+  type NormalizationProfile,
+  type PublicSuffixList,
+  type TldConfig,
+} from '../../../shared/url';
+import { createUrlIdentifier, type UrlIdentity } from '../crawler/url-identity';
+import type { Result } from '../../../shared/types/result';
+import { resourcesDir } from './resources';
+
+let snapshot: PublicSuffixList | null = null;
+
+/** The Public Suffix List snapshot shipped in resources/tld/, parsed once per process. */
+export function publicSuffixListSnapshot(): PublicSuffixList {
+  snapshot ??= parsePublicSuffixList(fs.readFileSync(path.join(resourcesDir(), 'tld', 'public_suffix_list.dat'), 'utf8'));
+  return snapshot;
+}
+
+/** The default TLD configuration: PSL mode with seed 000's generic list (issue 3). */
+export function defaultTldConfig(): TldConfig {
+  return { mode: 'psl', generic: [...DEFAULT_GENERIC_TLDS], additional: [] };
+}
+
+/**
+ * The URL identity function a crawl uses: normalization under `profile` (default `standard`)
+ * and registrable domains under `tld` (default PSL mode).
+ */
+export function createCrawlIdentifier(
+  profile: NormalizationProfile = PROFILES.standard,
+  tld: TldConfig = defaultTldConfig(),
+): (raw: string) => Result<UrlIdentity> {
+  const normalize = createNormalizer(profile);
+  const domainOf = createDomainResolver(tld, tld.mode === 'psl' ? publicSuffixListSnapshot() : undefined);
+  return createUrlIdentifier(normalize, (host) => domainOf(host).registrableDomain);
+}

@@ -1,0 +1,52 @@
+/**
+ * Fetch + parse worker (worker_threads entry point). Receives `fetch` tasks from the scheduler,
+ * runs up to `concurrency` of them at once, and answers each with a `page` or `failed` message
+ * carrying the task's sequence number. Never imports electron; runs the same under Node and Electron.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { HostResolver } from '../crawler/dns';
+import { Fetcher } from '../crawler/fetcher';
+import { processFetch } from '../crawler/page-processor';
+import type { FromWorker, ToWorker, WorkerInit } from '../crawler/protocol';
+
+const port = parentPort;
+if (!port) throw new Error('crawl-worker must run as a worker thread');
+
+const init = workerData as WorkerInit;
+const fetcher = new Fetcher({
+  resolver: new HostResolver({ overrides: init.settings.hostOverrides, closed: init.settings.closedResolver }),
+  userAgent: init.settings.userAgent,
+  timeoutMs: init.settings.timeoutMs,
+  maxBodyBytes: init.settings.maxBodyBytes,
+  maxRedirects: init.settings.maxRedirects,
+});
+
+const post = (message: FromWorker): void => port.postMessage(message);
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'fetch':
+      void fetcher.fetch(message.url).then((outcome) => {
+        if (!outcome.ok) {
+          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs, redirectChain: outcome.redirectChain });
+          return;
+        }
+        try {
+          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome) });
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs, redirectChain: outcome.redirectChain });
+        }
+      });
+      break;
+    case 'shutdown':
+      void fetcher.close().finally(() => port.close());
+      break;
+    default: {
+      const exhaustive: never = message;
+      throw new Error(`Unknown message ${JSON.stringify(exhaustive)}`);
+    }
+  }
+});
+
+post({ type: 'ready' });

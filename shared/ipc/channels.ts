@@ -1,0 +1,32 @@
+/**
+ * The closed list of IPC request channels and push events (Insomnia's closed union).
+ * Kept free of schema code so the sandboxed preload can import it cheaply.
+ * A snapshot test records this list: a change to the IPC surface shows up in review.
+ */
+export const IPC_CHANNELS = [
+  'app.getInfo',
+  'crawl.start',
+  'crawl.stop',
+  'crawl.list',
+  'crawl.getProgress',
+  'frontier.queryUrls',
+] as const;
+
+/** A request channel name. */
+export type IpcChannel = (typeof IPC_CHANNELS)[number];
+
+/** Push events from main to the renderer, named onDid<Verb><Subject> as in VS Code. */
+export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish'] as const;
+
+/** A push event name. */
+export type IpcEvent = (typeof IPC_EVENTS)[number];
+
+/** True when `value` names a request channel of the contract. */
+export function isIpcChannel(value: unknown): value is IpcChannel {
+  return typeof value === 'string' && (IPC_CHANNELS as readonly string[]).includes(value);
+}
+
+/** True when `value` names a push event of the contract. */
+export function isIpcEvent(value: unknown): value is IpcEvent {
+  return typeof value === 'string' && (IPC_EVENTS as readonly string[]).includes(value);
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { CRAWL_SCOPES, URL_STATES } from '../types/crawl';
+
+/**
+ * Request payload schemas, one per channel. Main validates every payload against these before
+ * a handler sees it; a payload that fails gets `{ ok: false, error: { code: 'INVALID_PAYLOAD' } }`.
+ */
+
+const hostOverrideSchema = z.object({
+  host: z.string().min(1).max(253),
+  address: z.string().min(1).max(64),
+  port: z.number().int().min(1).max(65_535).optional(),
+});
+
+/** Partial crawl settings as a client may send them; omitted fields take the defaults. */
+export const crawlSettingsInputSchema = z
+  .object({
+    threads: z.number().int().min(1).max(256),
+    maxPages: z.number().int().min(0),
+    maxDepth: z.number().int().min(0),
+    scope: z.enum(CRAWL_SCOPES as [string, ...string[]]),
+    minDelayMs: z.number().int().min(0).max(3_600_000),
+    maxDelayMs: z.number().int().min(0).max(3_600_000),
+    delayFactor: z.number().min(0).max(100),
+    maxInFlightPerHost: z.number().int().min(1).max(64),
+    userAgent: z.string().min(1).max(512),
+    obeyRobots: z.boolean(),
+    timeoutMs: z.number().int().min(100).max(600_000),
+    maxBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024),
+    maxRedirects: z.number().int().min(0).max(50),
+    hostOverrides: z.array(hostOverrideSchema).max(1000),
+    closedResolver: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+const crawlIdSchema = z.object({ crawlId: z.number().int().positive() }).strict();
+const emptySchema = z.object({}).strict();
+
+/** Request schemas keyed by channel; `satisfies` keeps the key set equal to IPC_CHANNELS. */
+export const requestSchemas = {
+  'app.getInfo': emptySchema,
+  'crawl.start': z
+    .object({
+      seeds: z.array(z.string().min(1).max(8192)).min(1).max(10_000),
+      settings: crawlSettingsInputSchema.optional(),
+    })
+    .strict(),
+  'crawl.stop': crawlIdSchema,
+  'crawl.list': emptySchema,
+  'crawl.getProgress': crawlIdSchema,
+  'frontier.queryUrls': z
+    .object({
+      crawlId: z.number().int().positive(),
+      offset: z.number().int().min(0),
+      limit: z.number().int().min(1).max(1000),
+      state: z.enum(URL_STATES as [string, ...string[]]).optional(),
+      host: z.string().max(253).optional(),
+      text: z.string().max(2048).optional(),
+    })
+    .strict(),
+} as const;

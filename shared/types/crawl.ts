@@ -1,0 +1,135 @@
+/**
+ * Crawl data shapes shared by the crawler (main), the CLI, the browser-mode server and the renderer.
+ * Units live in names: `…Ms` is milliseconds, `…AtMs` is epoch milliseconds, `…Bytes` is bytes.
+ */
+
+/**
+ * A URL's place in the frontier, after seed 004's page states: pending (its state 0),
+ * in flight, done (its "time indexed"), error (its blacklisted state 2).
+ */
+export type UrlState = 'pending' | 'in_flight' | 'done' | 'error';
+
+export const URL_STATES: readonly UrlState[] = ['pending', 'in_flight', 'done', 'error'];
+
+/**
+ * Which discovered links stay in the crawl.
+ * - `host`: same host as the seed it descends from (default).
+ * - `domain`: same registrable domain as the seed.
+ * - `directory`: seed 004's "whole site": the seed's directory or below, same host.
+ * - `any`: no scope limit (other link rules still apply).
+ */
+export type CrawlScope = 'host' | 'domain' | 'directory' | 'any';
+
+export const CRAWL_SCOPES: readonly CrawlScope[] = ['host', 'domain', 'directory', 'any'];
+
+/**
+ * One resolver override, like curl's `--resolve` and an /etc/hosts line for the crawler:
+ * requests to `host` connect to `address` (and to `port` when given, else the URL's port).
+ */
+export interface HostOverride {
+  host: string;
+  address: string;
+  port?: number;
+}
+
+/** The settings one crawl runs with. All fields are JSON; defaults are {@link DEFAULT_CRAWL_SETTINGS}. */
+export interface CrawlSettings {
+  /** Concurrent fetches ("crawler threads", IIR 20.2), run on a worker_threads pool. */
+  threads: number;
+  /** Stop after this many pages have been fetched (0 = no limit). */
+  maxPages: number;
+  /** Links deeper than this many hops from a seed are not followed (0 = no limit). */
+  maxDepth: number;
+  scope: CrawlScope;
+  /** Lower bound of the politeness delay between two fetches from one host. */
+  minDelayMs: number;
+  /** Upper bound of the politeness delay (also caps a robots Crawl-delay and Retry-After). */
+  maxDelayMs: number;
+  /** Politeness factor k: wait k × the last fetch's duration before the host's next fetch (Heritrix uses 5). */
+  delayFactor: number;
+  /** Requests in flight at once to one host. */
+  maxInFlightPerHost: number;
+  userAgent: string;
+  obeyRobots: boolean;
+  /** Whole-request timeout for one fetch (connect + headers + body). */
+  timeoutMs: number;
+  /** Bodies are cut at this size and recorded as truncated. */
+  maxBodyBytes: number;
+  /** Redirect hops followed before the fetch fails with REDIRECT_LIMIT. */
+  maxRedirects: number;
+  /** Resolver overrides applied to every request of the crawl. */
+  hostOverrides: HostOverride[];
+  /** When true, a host missing from `hostOverrides` is refused and never looked up. */
+  closedResolver: boolean;
+}
+
+/** Defaults: polite by adaptive delay (k = 5 as Heritrix) with no fixed floor, one request per host. */
+export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
+  threads: 4,
+  maxPages: 0,
+  maxDepth: 0,
+  scope: 'host',
+  minDelayMs: 0,
+  maxDelayMs: 30_000,
+  delayFactor: 5,
+  maxInFlightPerHost: 1,
+  userAgent: 'Crawlbench/0.1 (+https://github.com/crawlbench/crawlbench)',
+  obeyRobots: true,
+  timeoutMs: 30_000,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxRedirects: 10,
+  hostOverrides: [],
+  closedResolver: false,
+});
+
+/** Lifecycle of a crawl. `interrupted` means the process died while it was running. */
+export type CrawlStatus = 'running' | 'paused' | 'stopped' | 'finished' | 'interrupted';
+
+/** Live counters of one crawl, pushed at most 4 times a second. */
+export interface CrawlProgress {
+  crawlId: number;
+  status: CrawlStatus;
+  /** Pages fetched (state done), including non-HTML and HTTP error statuses. */
+  fetched: number;
+  /** URLs waiting in the frontier (state pending). */
+  queued: number;
+  inFlight: number;
+  /** URLs that failed (state error): network errors, timeouts, refused hosts, redirect loops. */
+  errors: number;
+  /** Fetch rate over the last few seconds. */
+  pagesPerSecond: number;
+  elapsedMs: number;
+}
+
+/** One crawl as listed in the Crawls view and returned by the CLI. */
+export interface CrawlSummary {
+  id: number;
+  seeds: string[];
+  status: CrawlStatus;
+  createdAtMs: number;
+  finishedAtMs: number | null;
+  fetched: number;
+  queued: number;
+  errors: number;
+  settings: CrawlSettings;
+}
+
+/** One row of the frontier table. */
+export interface FrontierRow {
+  id: number;
+  url: string;
+  host: string;
+  state: UrlState;
+  depth: number;
+  normalizedKey: string;
+  errorReason: string | null;
+  fetchedAtMs: number | null;
+  httpStatus: number | null;
+}
+
+/** A page of rows: the renderer never holds a whole table. `total` counts all matching rows. */
+export interface RowPage<T> {
+  rows: T[];
+  total: number;
+  offset: number;
+}
