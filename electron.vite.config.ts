@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// Three builds: main (with the crawl worker as a second entry, so worker-pool.ts finds
+// `crawl-worker.js` beside the bundle), a sandboxed CommonJS preload, and the React renderer.
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'electron/main/index.ts'),
+          'crawl-worker': resolve(import.meta.dirname, 'electron/main/workers/crawl-worker.ts'),
+        },
+        output: { format: 'es', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'electron/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
+    },
+  },
+});

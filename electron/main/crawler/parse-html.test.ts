@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from './parse-html';
+
+describe('parseHtml', () => {
+  describe('link extraction', () => {
+    it('extracts a href, area href, frame src, iframe src and link rel=canonical in document order', () => {
+      const html = `<html><head><link rel="canonical" href="/canon"><link rel="stylesheet" href="/style.css"></head>
+        <body><a href="/a">A</a><map><area href="/area" alt=""></map>
+        <frameset><frame src="/frame"></frameset><iframe src="/iframe"></iframe></body></html>`;
+      expect(parseHtml(html).links).toEqual([
+        { href: '/canon', kind: 'canonical' },
+        { href: '/a', kind: 'a' },
+        { href: '/area', kind: 'area' },
+        { href: '/frame', kind: 'frame' },
+        { href: '/iframe', kind: 'iframe' },
+      ]);
+    });
+
+    it('takes iframe href when there is no src, and prefers src when both are present', () => {
+      expect(parseHtml('<iframe href="/only-href"></iframe>').links).toEqual([{ href: '/only-href', kind: 'iframe' }]);
+      expect(parseHtml('<iframe src="/src" href="/href"></iframe>').links).toEqual([{ href: '/src', kind: 'iframe' }]);
+    });
+
+    it('matches rel=canonical case-insensitively and among other rel tokens', () => {
+      expect(parseHtml('<LINK REL="Alternate CANONICAL" HREF="/c">').links).toEqual([{ href: '/c', kind: 'canonical' }]);
+      expect(parseHtml('<link rel="canonicalish" href="/no">').links).toEqual([]);
+    });
+
+    it('ignores anchors without href, with an empty href, and other elements with href/src', () => {
+      const html = '<a name="top">x</a><a href="">e</a><a href="   ">w</a><img src="/i.png"><script src="/s.js"></script><frame href="/wrong-attr">';
+      expect(parseHtml(html).links).toEqual([]);
+    });
+
+    it('trims whitespace around hrefs', () => {
+      expect(parseHtml('<a href="\n  /x  \t">x</a>').links).toEqual([{ href: '/x', kind: 'a' }]);
+    });
+
+    it('decodes entities in hrefs', () => {
+      const { links } = parseHtml('<a href="/search?q=1&amp;page=2">x</a><a href="/a&#38;b">y</a><a href="/&#x41;">z</a>');
+      expect(links.map((l) => l.href)).toEqual(['/search?q=1&page=2', '/a&b', '/A']);
+    });
+
+    it('handles uppercase tag and attribute names and unquoted attributes', () => {
+      expect(parseHtml('<A HREF=/upper>x</A>').links).toEqual([{ href: '/upper', kind: 'a' }]);
+    });
+  });
+
+  describe('<base href>', () => {
+    it('is null when absent', () => {
+      expect(parseHtml('<a href="x">x</a>').baseHref).toBeNull();
+    });
+
+    it('the first base with an href wins', () => {
+      const html = '<head><base target="_blank"><base href="/first/"><base href="/second/"></head><a href="x">x</a>';
+      expect(parseHtml(html).baseHref).toBe('/first/');
+    });
+
+    it('is not itself a link', () => {
+      expect(parseHtml('<base href="/d/"><a href="x">X</a>').links).toEqual([{ href: 'x', kind: 'a' }]);
+    });
+  });
+
+  describe('meta robots', () => {
+    it.each([
+      ['', { noindex: false, nofollow: false }],
+      ['<meta name="robots" content="index, follow">', { noindex: false, nofollow: false }],
+      ['<meta name="robots" content="nofollow">', { noindex: false, nofollow: true }],
+      ['<meta name="robots" content="noindex">', { noindex: true, nofollow: false }],
+      ['<meta name="ROBOTS" content="NOINDEX,NOFOLLOW">', { noindex: true, nofollow: true }],
+      ['<meta name="robots" content="none">', { noindex: true, nofollow: true }],
+      ['<meta name="robots" content="noarchive , nofollow">', { noindex: false, nofollow: true }],
+      ['<meta name="description" content="noindex nofollow">', { noindex: false, nofollow: false }],
+    ])('%s → %o', (head, expected) => {
+      expect(parseHtml(`<html><head>${head}</head><body></body></html>`).metaRobots).toEqual(expected);
+    });
+
+    it('accumulates directives from several robots metas', () => {
+      const html = '<meta name="robots" content="noindex"><meta name="robots" content="nofollow">';
+      expect(parseHtml(html).metaRobots).toEqual({ noindex: true, nofollow: true });
+    });
+  });
+
+  describe('title', () => {
+    it('is null without a title element', () => {
+      expect(parseHtml('<p>hi</p>').title).toBeNull();
+    });
+
+    it('folds runs of whitespace into one space and trims', () => {
+      expect(parseHtml('<title>\n   Hello \t\t  big\n\nworld   </title>').title).toBe('Hello big world');
+    });
+
+    it('decodes entities in the title', () => {
+      expect(parseHtml('<title>Tom &amp; Jerry &lt;3</title>').title).toBe('Tom & Jerry <3');
+    });
+
+    it('keeps the first title only', () => {
+      expect(parseHtml('<title>One</title><title>Two</title>').title).toBe('One');
+    });
+
+    it('an empty title is the empty string', () => {
+      expect(parseHtml('<title>   </title>').title).toBe('');
+    });
+
+    it('an unclosed title still yields the text', () => {
+      expect(parseHtml('<title>Unclosed   title').title).toBe('Unclosed title');
+    });
+
+    it('is capped at 1024 characters', () => {
+      const title = parseHtml(`<title>${'x'.repeat(5_000)}</title>`).title;
+      expect(title).toHaveLength(1024);
+    });
+  });
+
+  describe('large and hostile input', () => {
+    it('extracts all links of a page with 100 000 links', () => {
+      const html = `<html><body>${Array.from({ length: 100_000 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('')}</body></html>`;
+      const parsed = parseHtml(html);
+      expect(parsed.links).toHaveLength(100_000);
+      expect(parsed.linksTruncated).toBe(false);
+      expect(parsed.links[0]).toEqual({ href: '/p0', kind: 'a' });
+      expect(parsed.links[99_999]).toEqual({ href: '/p99999', kind: 'a' });
+    });
+
+    it('keeps maxLinks links and sets linksTruncated when there are more', () => {
+      const html = Array.from({ length: 100_000 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
+      const parsed = parseHtml(html, { maxLinks: 1_000 });
+      expect(parsed.links).toHaveLength(1_000);
+      expect(parsed.links.at(-1)).toEqual({ href: '/p999', kind: 'a' });
+      expect(parsed.linksTruncated).toBe(true);
+    });
+
+    it('exactly maxLinks links is not truncated', () => {
+      const parsed = parseHtml('<a href="/1"></a><a href="/2"></a><a href="/3"></a>', { maxLinks: 3 });
+      expect(parsed.links).toHaveLength(3);
+      expect(parsed.linksTruncated).toBe(false);
+    });
+
+    it('finishes on 50 000 unclosed nested <div>s and still finds a link at the bottom', () => {
+      const html = `<title>deep</title>${'<div>'.repeat(50_000)}<a href="/bottom">b</a>`;
+      const started = performance.now();
+      const parsed = parseHtml(html);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(parsed.links).toEqual([{ href: '/bottom', kind: 'a' }]);
+      expect(parsed.title).toBe('deep');
+    });
+
+    it('finishes on 50 000 unclosed <a> tags', () => {
+      const parsed = parseHtml('<a href="/x">'.repeat(50_000));
+      expect(parsed.links).toHaveLength(50_000);
+    });
+
+    it('survives junk: unterminated attributes and stray brackets', () => {
+      const parsed = parseHtml('<<a href="/ok">x</a> <a href="/unterminated>y</a> <a href=/z>z');
+      expect(parsed.links[0]).toEqual({ href: '/ok', kind: 'a' });
+    });
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Electron composition root. Everything headless lives in services/, crawler/ and db/ and runs
+ * under plain Node too; this file only wires them to a window and ipcMain.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserWindow } from 'electron';
+import { app } from 'electron';
+import { parseHostOverride } from './crawler/dns';
+import { ELECTRON_NATIVE_BINDING } from './db/connection';
+import { registerElectronIpc } from './ipc/electron-ipc';
+import { createAppServices, type AppServices } from './services/app-services';
+import { appRoot } from './services/resources';
+import { createMainWindow } from './window';
+
+const outDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** `--resolve host=ip:port` (repeatable) and `--closed`, as the CLI takes them. */
+function resolverArgs(argv: readonly string[]): { hostOverrides: ReturnType<typeof parseHostOverride>[]; closedResolver: boolean } {
+  const hostOverrides = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--resolve' && argv[index + 1]) hostOverrides.push(parseHostOverride(argv[(index += 1)]!));
+    else if (arg.startsWith('--resolve=')) hostOverrides.push(parseHostOverride(arg.slice('--resolve='.length)));
+  }
+  return { hostOverrides, closedResolver: argv.includes('--closed') };
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: BrowserWindow | null = null;
+  let services: AppServices | null = null;
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  void app.whenReady().then(() => {
+    const binding = path.join(appRoot(), ELECTRON_NATIVE_BINDING);
+    services = createAppServices({
+      dbPath: process.env['CRAWLBENCH_DB'] ?? path.join(app.getPath('userData'), 'crawlbench.db'),
+      mode: 'electron',
+      version: app.getVersion(),
+      ...resolverArgs(process.argv),
+      ...(fs.existsSync(binding) ? { nativeBinding: binding } : {}),
+    });
+    window = createMainWindow(outDir);
+    registerElectronIpc(services, () => window?.webContents ?? null);
+  });
+  app.on('window-all-closed', () => {
+    void (services?.close() ?? Promise.resolve()).finally(() => app.quit());
+  });
+}
