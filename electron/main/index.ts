@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import { parseHostOverride } from './crawler/dns';
-import { ELECTRON_NATIVE_BINDING } from './db/connection';
+import { createParentFolder, ELECTRON_NATIVE_BINDING } from './db/connection';
 import { registerElectronIpc } from './ipc/electron-ipc';
 import { createAppServices, type AppServices } from './services/app-services';
 import { appRoot } from './services/resources';
@@ -38,8 +38,10 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(() => {
     const binding = path.join(appRoot(), ELECTRON_NATIVE_BINDING);
+    const dbPath = process.env['CRAWLBENCH_DB'] ?? path.join(app.getPath('userData'), 'crawlbench.db');
+    createParentFolder(dbPath);
     services = createAppServices({
-      dbPath: process.env['CRAWLBENCH_DB'] ?? path.join(app.getPath('userData'), 'crawlbench.db'),
+      dbPath,
       mode: 'electron',
       version: app.getVersion(),
       ...resolverArgs(process.argv),

@@ -18,6 +18,19 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
   throw new Error('expected a rejection');
 }
 
+/** Fails the test quickly instead of letting a hung promise run into the 60 s test timeout. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`readCappedBody did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const TEXT = Buffer.from('<html><body>' + 'hello crawler '.repeat(2_000) + '</body></html>'); // ~28 kB
 
 describe('readCappedBody', () => {
@@ -91,7 +104,7 @@ describe('readCappedBody', () => {
       ['deflate', zlib.deflateSync(TEXT)],
       ['br', zlib.brotliCompressSync(TEXT)],
     ])('caps decoded %s output at maxBytes', async (encoding, wire) => {
-      const result = await readCappedBody(Readable.from(chunked(wire, 64)), encoding, 5_000);
+      const result = await withinMs(readCappedBody(Readable.from(chunked(wire, 64)), encoding, 5_000), 1_500);
       expect(result.truncated).toBe(true);
       expect(result.bytes.length).toBe(5_000);
       expect(result.bytes.equals(TEXT.subarray(0, 5_000))).toBe(true);
@@ -101,7 +114,7 @@ describe('readCappedBody', () => {
       const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024), { level: 9 }); // ~200 kB on the wire
       expect(bomb.length).toBeLessThan(1024 * 1024);
       const started = performance.now();
-      const result = await readCappedBody(Readable.from(chunked(bomb, 16 * 1024)), 'gzip', 1024 * 1024);
+      const result = await withinMs(readCappedBody(Readable.from(chunked(bomb, 16 * 1024)), 'gzip', 1024 * 1024), 1_500);
       const elapsed = performance.now() - started;
       expect(result.truncated).toBe(true);
       expect(result.bytes.length).toBe(1024 * 1024);
@@ -110,11 +123,29 @@ describe('readCappedBody', () => {
       expect(elapsed).toBeLessThan(2_000);
     });
 
+    it('stops at the cap when a single compressed chunk above 16 KiB decodes past the cap', async () => {
+      // 20 MB of zeros gzip to ~20 kB: one write larger than the decoder's highWaterMark.
+      const wire = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024));
+      expect(wire.length).toBeGreaterThan(16 * 1024);
+      const result = await withinMs(readCappedBody(Readable.from([wire]), 'gzip', 1024 * 1024), 1_500);
+      expect(result).toMatchObject({ truncated: true });
+      expect(result.bytes.length).toBe(1024 * 1024);
+    });
+
+    it('caps an ordinary large gzip page (not a bomb) without hanging', async () => {
+      const page = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `<p id="r${i}">row ${i * 7919}</p>`).join('\n'));
+      const wire = zlib.gzipSync(page);
+      expect(wire.length).toBeLessThan(page.length / 4);
+      const result = await withinMs(readCappedBody(Readable.from(chunked(wire, 32 * 1024)), 'gzip', 256 * 1024), 1_500);
+      expect(result.truncated).toBe(true);
+      expect(result.bytes.equals(page.subarray(0, 256 * 1024))).toBe(true);
+    });
+
     it('treats an encoded body larger than the cap on the wire as truncated, not corrupt', async () => {
       // Incompressible bytes: the wire size exceeds the cap before the decoded size does.
       const random = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + ((i * i) >> 3)) & 0xff));
       const wire = zlib.gzipSync(random, { level: 0 });
-      const result = await readCappedBody(Readable.from(chunked(wire, 4_096)), 'gzip', 20_000);
+      const result = await withinMs(readCappedBody(Readable.from(chunked(wire, 4_096)), 'gzip', 20_000), 1_500);
       expect(result.truncated).toBe(true);
       expect(result.bytes.length).toBeLessThanOrEqual(20_000);
       expect(result.bytes.equals(random.subarray(0, result.bytes.length))).toBe(true);

@@ -67,10 +67,21 @@ export async function readCappedBody(body: Readable, contentEncoding: string | u
         wireCut = true;
         break;
       }
-      if (!decoder.write(chunk)) await new Promise((resolve) => decoder.once('drain', resolve));
-      if (truncated) break;
+      if (truncated || decoder.destroyed) break;
+      // The reader destroys the decoder at the cap; a destroyed stream never emits 'drain', so wait for either.
+      if (!decoder.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            decoder.off('drain', done);
+            decoder.off('close', done);
+            resolve();
+          };
+          decoder.once('drain', done);
+          decoder.once('close', done);
+        });
+      }
     }
-    decoder.end();
+    if (!decoder.destroyed) decoder.end();
   })();
   try {
     for await (const chunk of decoder as AsyncIterable<Buffer>) {

@@ -11,6 +11,23 @@ import { migrate } from './migrations';
  */
 export const ELECTRON_NATIVE_BINDING = path.join('native', 'electron', 'better_sqlite3.node');
 
+/**
+ * Creates the folder of an app-owned database path (e.g. ~/.local/share/crawlbench/), one level at
+ * a time from the nearest existing ancestor, so an impossible path fails instead of looping.
+ * @throws Error when a level cannot be created
+ */
+export function createParentFolder(file: string): void {
+  const missing: string[] = [];
+  let dir = path.dirname(path.resolve(file));
+  while (!fs.existsSync(dir)) {
+    missing.unshift(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  for (const level of missing) fs.mkdirSync(level);
+}
+
 export interface OpenDatabaseOptions {
   /** Path to a better_sqlite3.node built for the running ABI (Electron); default: the package's own. */
   nativeBinding?: string;
@@ -25,7 +42,11 @@ export interface OpenDatabaseOptions {
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   let db: Database;
   try {
-    if (file !== ':memory:' && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // No recursive mkdir here: under procfs it loops forever (ENOENT read as "parent missing").
+    // Callers that own a default location create its folder (see createParentFolder).
+    if (file !== ':memory:' && !fs.existsSync(path.dirname(path.resolve(file)))) {
+      throw new Error(`folder ${path.dirname(path.resolve(file))} does not exist`);
+    }
     db = new BetterSqlite3(file, {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.readonly ? { readonly: true, fileMustExist: true } : {}),

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseHostOverride } from '../../crawler/dns';
+import { createParentFolder } from '../../db/connection';
 import { startBrowserServer } from '../../server/browser-server';
 import { createAppServices } from '../../services/app-services';
 import { appRoot } from '../../services/resources';
@@ -34,8 +35,10 @@ export async function serveCommand(argv: string[], io: CommandIo): Promise<numbe
   try {
     port = intFlag('port', values.port, 0, 65_535);
     hostOverrides = (values.resolve ?? []).map(parseHostOverride);
+    const dbPath = values.db ?? defaultDatabasePath();
+    if (!values.db) createParentFolder(dbPath);
     services = createAppServices({
-      dbPath: values.db ?? defaultDatabasePath(),
+      dbPath,
       mode: 'browser',
       version: process.env['npm_package_version'] ?? '0.1.0',
       hostOverrides,
