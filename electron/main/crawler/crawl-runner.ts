@@ -25,10 +25,19 @@ export interface CrawlRunnerOptions {
   listener?: CrawlListener;
   /** Minimum gap between two progress reports. @default 250 (at most 4 a second) */
   progressIntervalMs?: number;
+  /**
+   * Longest time a finished fetch waits before its disposition is committed. Results are written
+   * in one transaction per window (earlier when fetch slots would otherwise sit idle), so a
+   * killed process loses at most the URLs in flight or in this window, which resume as pending.
+   * @default 500
+   */
+  commitIntervalMs?: number;
   now?: () => number;
 }
 
 const RATE_WINDOW_MS = 5_000;
+/** Results buffered beyond this many are committed at once. */
+const MAX_UNCOMMITTED = 256;
 
 /**
  * Validates seed URLs: absolute http(s) URLs, at most 8192 characters.
@@ -62,8 +71,11 @@ export class CrawlRunner {
   private readonly now: () => number;
   private readonly inFlight = new Map<number, ClaimedUrl>();
   private readonly completions: number[] = [];
+  private readonly aliasesSeen = new Set<string>();
   private pool: WorkerPool | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private commitTimer: NodeJS.Timeout | null = null;
+  private readonly uncommitted: { url: ClaimedUrl; message: PoolMessage; nowMs: number }[] = [];
   private progressTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
   private startedAtMs = 0;
@@ -104,7 +116,10 @@ export class CrawlRunner {
       if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
       seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
     }
-    this.options.db.transaction(() => this.frontier.add(seeds, this.now()))();
+    this.options.db.transaction(() => {
+      const { ids } = this.frontier.add(seeds, this.now());
+      ids.forEach((id, index) => this.recordAlias(id, seeds[index]!.url, null));
+    })();
     this.repository.setStatus(this.options.crawlId, 'running', null);
 
     const { settings } = this.options;
@@ -158,22 +173,23 @@ export class CrawlRunner {
       this.wakeTimer = null;
     }
     const { maxPages } = this.options.settings;
-    let counts = this.frontier.counts();
-    const limitReached = maxPages > 0 && counts.done + counts.error + counts.inFlight >= maxPages;
-    if (!this.stopping && !limitReached) {
-      let room = this.pool.freeSlots();
-      if (maxPages > 0) room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
-      if (room > 0) {
-        const now = this.now();
-        const claimed = this.options.db.transaction(() => this.frontier.claimNext(room, now))();
-        for (const url of claimed) {
-          this.inFlight.set(url.id, url);
-          this.pool.dispatch({ urlId: url.id, url: url.url });
-        }
+    const fetchedOrFetching = () => {
+      const counts = this.frontier.counts();
+      return counts.done + counts.error + counts.inFlight;
+    };
+    let room = this.stopping ? 0 : this.pool.freeSlots();
+    if (maxPages > 0) room = Math.min(room, maxPages - fetchedOrFetching());
+    if (room > 0) {
+      let claimed = this.claim(room);
+      // Idle slots and results waiting to be committed: commit now, their links may be the work.
+      if (claimed < room && this.uncommitted.length > 0) {
+        this.commit();
+        claimed += this.claim(room - claimed);
       }
     }
-    counts = this.frontier.counts();
+    const counts = this.frontier.counts();
     if (counts.inFlight === 0) {
+      if (this.uncommitted.length > 0) this.commit();
       const exhausted = counts.pending === 0 || (maxPages > 0 && counts.done + counts.error >= maxPages);
       if (this.stopping || exhausted) {
         void this.finish(this.stopping ?? 'finished');
@@ -186,22 +202,53 @@ export class CrawlRunner {
     }
   }
 
-  private onWorkerMessage(message: PoolMessage): void {
-    const claimed = this.inFlight.get(message.urlId);
-    if (!claimed) return;
-    this.inFlight.delete(message.urlId);
+  /** Claims up to `room` eligible URLs and hands them to the pool. @returns how many */
+  private claim(room: number): number {
     const now = this.now();
+    const next = this.frontier.nextEligibleAtMs();
+    if (next === null || next > now) return 0;
+    const claimed = this.options.db.transaction(() => this.frontier.claimNext(room, now))();
+    for (const url of claimed) {
+      this.inFlight.set(url.id, url);
+      this.pool!.dispatch({ urlId: url.id, url: url.url });
+    }
+    return claimed.length;
+  }
+
+  private onWorkerMessage(message: PoolMessage): void {
+    const url = this.inFlight.get(message.urlId);
+    if (!url) return;
+    this.inFlight.delete(message.urlId);
+    const nowMs = this.now();
+    this.uncommitted.push({ url, message, nowMs });
+    this.completions.push(nowMs);
+    if (this.uncommitted.length >= MAX_UNCOMMITTED) this.commit();
+    else this.commitTimer ??= setTimeout(() => {
+      this.commitTimer = null;
+      this.commit();
+      this.pump();
+    }, this.options.commitIntervalMs ?? 500);
+    this.pump();
+  }
+
+  /** Writes every buffered result, its page row, links and newly discovered URLs, in one transaction. */
+  private commit(): void {
+    if (this.commitTimer) {
+      clearTimeout(this.commitTimer);
+      this.commitTimer = null;
+    }
+    if (this.uncommitted.length === 0) return;
+    const batch = this.uncommitted.splice(0);
     try {
       this.options.db.transaction(() => {
-        if (message.type === 'page') this.recordPage(claimed, message.result, now);
-        else this.frontier.fail(claimed, message.error, { fetchMs: message.fetchMs, nowMs: now });
+        for (const { url, message, nowMs } of batch) {
+          if (message.type === 'page') this.recordPage(url, message.result, nowMs);
+          else this.frontier.fail(url, message.error, { fetchMs: message.fetchMs, nowMs });
+        }
       })();
     } catch (error) {
       this.failedRun?.(error instanceof Error ? error : new Error(String(error)));
-      return;
     }
-    this.completions.push(now);
-    this.pump();
   }
 
   private recordPage(url: ClaimedUrl, page: PageResult, now: number): void {
@@ -228,11 +275,11 @@ export class CrawlRunner {
     const depth = url.depth + 1;
     const followable = !page.nofollow && (settings.maxDepth === 0 || depth <= settings.maxDepth);
     const candidates: FrontierCandidate[] = [];
-    const pendingLinks: { raw: string; kind: string; key: string | null; refusedBy: string | null }[] = [];
+    const pendingLinks: { raw: string; kind: string; refusedBy: string | null }[] = [];
     for (const link of page.links) {
       const identity = this.options.identify(link.url);
       if (!identity.ok) {
-        pendingLinks.push({ raw: link.url, kind: link.kind, key: null, refusedBy: 'invalid-url' });
+        pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: 'invalid-url' });
         continue;
       }
       const target = identity.value;
@@ -240,13 +287,29 @@ export class CrawlRunner {
       if (!followable) refusedBy = page.nofollow ? 'nofollow' : 'max-depth';
       else if (!inScope(settings.scope, new URL(target.url), target.registrableDomain, this.scope)) refusedBy = 'scope';
       if (refusedBy === null) candidates.push({ ...target, depth, discoveredFrom: url.id });
-      pendingLinks.push({ raw: link.url, kind: link.kind, key: target.normalizedKey, refusedBy });
+      pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy });
     }
-    this.frontier.add(candidates, now);
+    const { ids } = this.frontier.add(candidates, now);
+    let next = 0;
+    const written = new Set<string>();
     for (const link of pendingLinks) {
-      const toUrlId = link.refusedBy === null && link.key !== null ? (this.repository.findUrlId(crawlId, link.key) ?? null) : null;
+      const toUrlId = link.refusedBy === null ? (ids[next++] ?? null) : null;
+      if (toUrlId !== null) this.recordAlias(toUrlId, link.raw, url.id);
+      // One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
+      const dedupe = toUrlId !== null ? `${link.kind} ${toUrlId}` : `${link.kind} ${link.raw}`;
+      if (written.has(dedupe)) continue;
+      written.add(dedupe);
       this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
     }
+  }
+
+  /** Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats. */
+  private recordAlias(urlId: number, raw: string, fromUrlId: number | null): void {
+    const key = `${urlId} ${raw}`;
+    if (this.aliasesSeen.has(key)) return;
+    if (this.aliasesSeen.size >= 100_000) this.aliasesSeen.clear();
+    this.aliasesSeen.add(key);
+    this.repository.insertAlias(urlId, raw, fromUrlId);
   }
 
   private reportProgress(force: boolean): void {
@@ -263,6 +326,7 @@ export class CrawlRunner {
     this.finished = null;
     if (this.progressTimer) clearInterval(this.progressTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.commit();
     await this.pool?.shutdown();
     this.repository.setStatus(this.options.crawlId, status, this.now());
     this.stopping = status === 'finished' ? null : (status as 'stopped' | 'paused');

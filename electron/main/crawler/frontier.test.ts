@@ -36,17 +36,19 @@ describe('SqliteFrontier', () => {
   }
 
   describe('URL-seen test', () => {
-    it('keeps one row per normalizedKey and returns only the ids of new URLs', () => {
+    it('keeps one row per normalizedKey, returns every candidate\'s id and counts only new URLs', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       const first = frontier.add([candidate('a.test', 'x'), candidate('a.test', 'y')], 10);
-      expect(first).toHaveLength(2);
-      expect(new Set(first).size).toBe(2);
+      expect(first.added).toBe(2);
+      expect(new Set(first.ids).size).toBe(2);
 
       // Same key again (even with a different raw URL), plus one new URL.
       const dup = { ...candidate('a.test', 'X-other-spelling'), normalizedKey: 'key:http://a.test/x' };
       const second = frontier.add([dup, candidate('a.test', 'z')], 20);
-      expect(second).toHaveLength(1);
-      expect(first).not.toContain(second[0]);
+      expect(second.added).toBe(1);
+      // The duplicate resolves to the existing URL's id; the new one gets a fresh id.
+      expect(second.ids[0]).toBe(first.ids[0]);
+      expect(first.ids).not.toContain(second.ids[1]);
 
       const rows = db.prepare(`SELECT normalized_key AS k, url FROM urls WHERE crawl_id = ? ORDER BY id`).all(crawlId);
       expect(rows).toEqual([
@@ -59,8 +61,9 @@ describe('SqliteFrontier', () => {
 
     it('dedupes within a single add call', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
-      const ids = frontier.add([candidate('a.test', 'x'), candidate('a.test', 'x'), candidate('a.test', 'x')], 0);
-      expect(ids).toHaveLength(1);
+      const { ids, added } = frontier.add([candidate('a.test', 'x'), candidate('a.test', 'x'), candidate('a.test', 'x')], 0);
+      expect(added).toBe(1);
+      expect(new Set(ids).size).toBe(1);
       expect(frontier.counts().pending).toBe(1);
     });
 
@@ -69,7 +72,7 @@ describe('SqliteFrontier', () => {
       frontier.add([candidate('a.test', 'x')], 0);
       const [claimed] = frontier.claimNext(1, 0);
       frontier.complete(claimed!, { fetchMs: 1, nowMs: 1, httpStatus: 200 });
-      expect(frontier.add([candidate('a.test', 'x')], 2)).toEqual([]);
+      expect(frontier.add([candidate('a.test', 'x')], 2)).toEqual({ ids: [claimed!.id], added: 0 });
       expect(frontier.claimNext(10, 1_000)).toEqual([]);
     });
 
@@ -77,8 +80,8 @@ describe('SqliteFrontier', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       const otherCrawl = repo.createCrawl(['http://a.test/'], { ...DEFAULT_CRAWL_SETTINGS }, 2);
       const other = new SqliteFrontier(db, otherCrawl, OPEN);
-      expect(frontier.add([candidate('a.test', 'x')], 0)).toHaveLength(1);
-      expect(other.add([candidate('a.test', 'x')], 0)).toHaveLength(1);
+      expect(frontier.add([candidate('a.test', 'x')], 0).added).toBe(1);
+      expect(other.add([candidate('a.test', 'x')], 0).added).toBe(1);
       expect(other.counts().pending).toBe(1);
     });
   });
@@ -86,7 +89,7 @@ describe('SqliteFrontier', () => {
   describe('claimNext and politeness', () => {
     it('returns the claimed URL fields and marks the row in_flight', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
-      const [id] = frontier.add([candidate('a.test', 'x', 3)], 0);
+      const [id] = frontier.add([candidate('a.test', 'x', 3)], 0).ids;
       const claimed = frontier.claimNext(5, 0);
       expect(claimed).toEqual([{ id, url: 'http://a.test/x', host: 'a.test', depth: 3 }]);
       expect(db.prepare(`SELECT state, attempts FROM urls WHERE id = ?`).get(id)).toEqual({ state: 'in_flight', attempts: 1 });
@@ -331,7 +334,7 @@ describe('SqliteFrontier', () => {
       const first = new SqliteFrontier(db, crawlId, OPEN);
       first.add(many('a.test', 3), 0);
       const resumed = new SqliteFrontier(db, crawlId, OPEN);
-      expect(resumed.add(many('a.test', 3), 1)).toEqual([]);
+      expect(resumed.add(many('a.test', 3), 1).added).toBe(0);
       expect(resumed.counts().pending).toBe(3);
     });
 
@@ -348,7 +351,7 @@ describe('SqliteFrontier', () => {
   describe('per-host buffer refill', () => {
     it('hands out every URL of a host with more than 64 pending, in order, across refills (bulk claim)', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 1_000 });
-      const ids = frontier.add(many('a.test', 150), 0);
+      const { ids } = frontier.add(many('a.test', 150), 0);
       const claimed = frontier.claimNext(1_000, 0);
       expect(claimed.map((c) => c.id)).toEqual(ids);
       expect(frontier.claimNext(1_000, 0)).toEqual([]);
@@ -357,7 +360,7 @@ describe('SqliteFrontier', () => {
 
     it('hands out every URL of a host with more than 64 pending, one at a time', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
-      const ids = frontier.add(many('a.test', 200), 0);
+      const { ids } = frontier.add(many('a.test', 200), 0);
       const seen: number[] = [];
       for (let t = 0; t < 400; t++) {
         const batch = frontier.claimNext(10, t);

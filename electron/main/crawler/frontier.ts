@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { HostHeap } from './host-heap';
+import { SeenCache } from './seen-cache';
 
 /** A URL offered to the frontier after the URL-seen test's inputs are computed. */
 export interface FrontierCandidate {
@@ -36,6 +37,12 @@ export interface PolitenessPolicy {
   delayFactor: number;
 }
 
+/** What {@link FrontierStore.add} did. */
+export interface AddResult {
+  ids: number[];
+  added: number;
+}
+
 /** How one fetch ended, for the frontier's bookkeeping. */
 export interface Disposition {
   fetchMs: number;
@@ -51,8 +58,11 @@ export interface Disposition {
  * bounded per-host buffers and the host heap.
  */
 export interface FrontierStore {
-  /** Runs the URL-seen test and enqueues the new URLs. @returns ids of the URLs added (seen ones are skipped). */
-  add(candidates: readonly FrontierCandidate[], nowMs: number): number[];
+  /**
+   * Runs the URL-seen test and enqueues the new URLs.
+   * @returns `ids[i]`: the URL id of `candidates[i]` (new or already known); `added`: how many were new
+   */
+  add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult;
   /** Hands out up to `max` URLs whose hosts are eligible at `nowMs`, marking them in_flight. */
   claimNext(max: number, nowMs: number): ClaimedUrl[];
   complete(url: ClaimedUrl, disposition: Disposition): void;
@@ -92,6 +102,8 @@ export class SqliteFrontier implements FrontierStore {
   private readonly markInFlight: Statement;
   private readonly markDone: Statement;
   private readonly markError: Statement;
+  private readonly idByKey: Statement;
+  private readonly seen = new SeenCache();
 
   constructor(
     private readonly db: Database,
@@ -107,6 +119,7 @@ export class SqliteFrontier implements FrontierStore {
     );
     this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?`);
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
+    this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
     this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
     this.load();
   }
@@ -124,18 +137,27 @@ export class SqliteFrontier implements FrontierStore {
     for (const host of pendingHosts) this.wake(this.queueFor(host), 0);
   }
 
-  add(candidates: readonly FrontierCandidate[], nowMs: number): number[] {
-    const added: number[] = [];
+  add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult {
+    const ids: number[] = [];
+    let added = 0;
     for (const c of candidates) {
+      const known = this.seen.get(c.normalizedKey);
+      if (known !== undefined) {
+        ids.push(known);
+        continue;
+      }
       const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs);
+      const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
+      this.seen.set(c.normalizedKey, id);
+      ids.push(id);
       if (info.changes === 0) continue;
-      added.push(Number(info.lastInsertRowid));
+      added += 1;
       this.countsValue.pending += 1;
       const queue = this.queueFor(c.host);
       queue.exhausted = false;
       this.wake(queue, nowMs);
     }
-    return added;
+    return { ids, added };
   }
 
   claimNext(max: number, nowMs: number): ClaimedUrl[] {

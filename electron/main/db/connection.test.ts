@@ -7,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/types/result';
 import { createParentFolder, openDatabase } from './connection';
+import { MIGRATIONS } from './migrations';
 
 describe('openDatabase', () => {
   let dir: string;
@@ -38,7 +39,7 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(fs.existsSync(file)).toBe(true);
   });
 
@@ -73,7 +74,7 @@ describe('openDatabase', () => {
   it('opens :memory: migrated', () => {
     const db = openDatabase(':memory:');
     open.push(db);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   });
 
   it('an unwritable path (/proc/forbidden/x.db) fails with DB_OPEN_FAILED naming the file', () => {

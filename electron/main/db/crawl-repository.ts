@@ -51,6 +51,7 @@ export class CrawlRepository {
   private readonly insertPageStatement: Statement;
   private readonly insertLinkStatement: Statement;
   private readonly urlIdByKey: Statement;
+  private readonly insertAliasStatement: Statement;
 
   constructor(readonly db: Database) {
     this.insertPageStatement = db.prepare(
@@ -58,6 +59,7 @@ export class CrawlRepository {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
     this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
   }
 
@@ -104,6 +106,11 @@ export class CrawlRepository {
 
   insertLink(crawlId: number, link: LinkRecord): void {
     this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
+  }
+
+  /** Records a raw spelling of a URL (a member of its duplicate-URL group); repeats are ignored. */
+  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void {
+    this.insertAliasStatement.run(urlId, rawUrl, fromUrlId);
   }
 
   /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */

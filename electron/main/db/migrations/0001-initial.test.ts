@@ -14,6 +14,7 @@ describe('migrate / 0001-initial', () => {
     db.close();
   });
 
+  const ONLY_0001 = MIGRATIONS.slice(0, 1);
   const userVersion = () => db.pragma('user_version', { simple: true }) as number;
 
   it('lists migrations with consecutive versions from 1', () => {
@@ -23,20 +24,20 @@ describe('migrate / 0001-initial', () => {
 
   it('applies [1] on a fresh database and sets user_version to 1', () => {
     expect(userVersion()).toBe(0);
-    expect(migrate(db)).toEqual([1]);
+    expect(migrate(db, ONLY_0001)).toEqual([1]);
     expect(userVersion()).toBe(1);
   });
 
   it('is idempotent: a second call applies nothing and changes nothing', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     const schemaBefore = db.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all();
-    expect(migrate(db)).toEqual([]);
+    expect(migrate(db, ONLY_0001)).toEqual([]);
     expect(userVersion()).toBe(1);
     expect(db.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all()).toEqual(schemaBefore);
   });
 
   it('creates the expected tables and indexes', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all();
     expect(tables).toEqual(['crawls', 'links', 'pages', 'settings', 'urls']);
     const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all();
@@ -44,7 +45,7 @@ describe('migrate / 0001-initial', () => {
   });
 
   it('gives the urls table the frontier columns', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     const columns = (db.pragma('table_info(urls)') as { name: string }[]).map((c) => c.name);
     expect(columns).toEqual([
       'id',
@@ -68,14 +69,14 @@ describe('migrate / 0001-initial', () => {
   });
 
   it('declares UNIQUE(crawl_id, normalized_key) on urls', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     const uniques = (db.pragma('index_list(urls)') as { name: string; unique: number; origin: string }[]).filter((i) => i.unique === 1 && i.origin === 'u');
     const uniqueColumns = uniques.map((i) => (db.pragma(`index_info(${JSON.stringify(i.name)})`) as { name: string }[]).map((c) => c.name));
     expect(uniqueColumns).toEqual([['crawl_id', 'normalized_key']]);
   });
 
   it('enforces the URL-seen constraint per crawl, and the state CHECK', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     db.prepare(`INSERT INTO crawls (id, seeds_json, settings_json, status, created_at_ms) VALUES (1, '[]', '{}', 'running', 0), (2, '[]', '{}', 'running', 0)`).run();
     const insert = db.prepare(
       `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, depth, priority, enqueued_at_ms) VALUES (?, ?, 'n', 'u', 'h', 0, 0, 0)`,
@@ -91,7 +92,7 @@ describe('migrate / 0001-initial', () => {
   });
 
   it('cascades a crawl deletion to its urls', () => {
-    migrate(db);
+    migrate(db, ONLY_0001);
     db.prepare(`INSERT INTO crawls (id, seeds_json, settings_json, status, created_at_ms) VALUES (1, '[]', '{}', 'running', 0)`).run();
     db.prepare(`INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, depth, priority, enqueued_at_ms) VALUES (1, 'k', 'n', 'u', 'h', 0, 0, 0)`).run();
     db.prepare(`DELETE FROM crawls WHERE id = 1`).run();
@@ -102,7 +103,7 @@ describe('migrate / 0001-initial', () => {
     db.pragma('user_version = 99');
     let caught: unknown;
     try {
-      migrate(db);
+      migrate(db, ONLY_0001);
     } catch (error) {
       caught = error;
     }
