@@ -30,6 +30,13 @@ export const crawlSettingsInputSchema = z
     maxRedirects: z.number().int().min(0).max(50),
     hostOverrides: z.array(hostOverrideSchema).max(1000),
     closedResolver: z.boolean(),
+    allowedProtocols: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/)).min(1).max(16),
+    maxUrlLength: z.number().int().min(16).max(65_536),
+    followQueryStrings: z.boolean(),
+    ignoredExtensions: z.string().max(10_000).regex(/^[a-z0-9|]*$/, 'lowercase extensions separated by |'),
+    obeyNofollow: z.boolean(),
+    includeDomains: z.array(z.string().min(1).max(253)).max(10_000),
+    excludeDomains: z.array(z.string().min(1).max(253)).max(10_000),
   })
   .partial()
   .strict();

@@ -61,7 +61,28 @@ export interface CrawlSettings {
   hostOverrides: HostOverride[];
   /** When true, a host missing from `hostOverrides` is refused and never looked up. */
   closedResolver: boolean;
+  /** Link rules (seed 004): URL schemes followed. */
+  allowedProtocols: string[];
+  /** Link rules: longer URLs are refused (seed 004's "Max Characters: URL"; its tool used 128). */
+  maxUrlLength: number;
+  /** Link rules: follow URLs with a query string (seed 004's "Follow Query Strings"). */
+  followQueryStrings: boolean;
+  /** Link rules: lowercase file extensions never followed, pipe-separated (seed 004's "Ignore Links To"). */
+  ignoredExtensions: string;
+  /** Honour `<meta name="robots" content="nofollow">` and X-Robots-Tag; false is seed 004's "Rogue" mode. */
+  obeyNofollow: boolean;
+  /** Only links whose registrable domain is listed are followed (empty = no include filter; IIR 20.2 URL filter). */
+  includeDomains: string[];
+  /** Links whose registrable domain is listed are refused. */
+  excludeDomains: string[];
 }
+
+/**
+ * Default "Ignore Links To" list (seed 004's pipe-separated lowercase format): binary types a
+ * link almost certainly does not lead to readable text with. PDF is not listed: it is text.
+ */
+export const DEFAULT_IGNORED_EXTENSIONS =
+  '7z|apk|avi|bin|bmp|bz2|dmg|doc|docx|eot|exe|flv|gif|gz|ico|iso|jar|jpeg|jpg|m4a|m4v|mkv|mov|mp3|mp4|mpeg|mpg|msi|ogg|otf|png|ppt|pptx|rar|svg|tar|tgz|tif|tiff|ttf|wav|webm|webp|wmv|woff|woff2|xls|xlsx|xz|zip';
 
 /** Defaults: polite by adaptive delay (k = 5 as Heritrix) with no fixed floor, one request per host. */
 export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
@@ -80,6 +101,13 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxRedirects: 10,
   hostOverrides: [],
   closedResolver: false,
+  allowedProtocols: ['http', 'https'],
+  maxUrlLength: 2048,
+  followQueryStrings: true,
+  ignoredExtensions: DEFAULT_IGNORED_EXTENSIONS,
+  obeyNofollow: true,
+  includeDomains: [],
+  excludeDomains: [],
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */
@@ -99,6 +127,8 @@ export interface CrawlProgress {
   /** Fetch rate over the last few seconds. */
   pagesPerSecond: number;
   elapsedMs: number;
+  /** Links not followed in this run, by the link rule that refused them (seed 004). */
+  refusedByRule: Record<string, number>;
 }
 
 /** One crawl as listed in the Crawls view and returned by the CLI. */

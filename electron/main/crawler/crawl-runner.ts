@@ -5,7 +5,8 @@ import { CodedError } from '../../../shared/types/result';
 import { CrawlRepository } from '../db/crawl-repository';
 import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate } from './frontier';
 import type { PageResult } from './protocol';
-import { inScope, scopeSeeds, type ScopeSeeds } from './scope';
+import { compileLinkRules, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { scopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
 import { WorkerPool, type PoolMessage } from './worker-pool';
 import type { Result } from '../../../shared/types/result';
@@ -67,7 +68,10 @@ export function validateSeeds(seeds: readonly string[]): string[] {
 export class CrawlRunner {
   private readonly repository: CrawlRepository;
   private readonly frontier: SqliteFrontier;
-  private readonly scope: ScopeSeeds;
+  private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
+  private readonly allowedProtocols: Set<string>;
+  /** Links refused per rule in this run (persisted per link in `links.refused_by`). */
+  private readonly refusals: Partial<Record<LinkRuleName, number>> = {};
   private readonly now: () => number;
   private readonly inFlight = new Map<number, ClaimedUrl>();
   private readonly completions: number[] = [];
@@ -92,10 +96,12 @@ export class CrawlRunner {
       maxDelayMs: options.settings.maxDelayMs,
       delayFactor: options.settings.delayFactor,
     });
-    this.scope = scopeSeeds(options.seeds, (host) => {
+    const seeds = scopeSeeds(options.seeds, (host) => {
       const identity = options.identify(`http://${host}/`);
       return identity.ok ? identity.value.registrableDomain : null;
     });
+    this.linkRules = compileLinkRules(options.settings, seeds);
+    this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
   }
 
   get crawlId(): number {
@@ -163,6 +169,7 @@ export class CrawlRunner {
       errors: counts.error,
       pagesPerSecond: Math.round((this.completions.length * 1000 * 10) / windowMs) / 10,
       elapsedMs: now - this.startedAtMs,
+      refusedByRule: { ...this.refusals },
     };
   }
 
@@ -252,7 +259,7 @@ export class CrawlRunner {
   }
 
   private recordPage(url: ClaimedUrl, page: PageResult, now: number): void {
-    const { crawlId, settings } = this.options;
+    const { crawlId } = this.options;
     this.repository.insertPage(crawlId, {
       urlId: url.id,
       finalUrl: page.finalUrl,
@@ -273,22 +280,40 @@ export class CrawlRunner {
     }
 
     const depth = url.depth + 1;
-    const followable = !page.nofollow && (settings.maxDepth === 0 || depth <= settings.maxDepth);
     const candidates: FrontierCandidate[] = [];
-    const pendingLinks: { raw: string; kind: string; refusedBy: string | null }[] = [];
+    const pendingLinks: { raw: string; kind: string; refusedBy: LinkRuleName | null }[] = [];
+    const refuse = (raw: string, kind: string, rule: LinkRuleName) => {
+      this.refusals[rule] = (this.refusals[rule] ?? 0) + 1;
+      pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
+    };
     for (const link of page.links) {
+      let parsed: URL;
+      try {
+        parsed = new URL(link.url);
+      } catch {
+        refuse(link.url, link.kind, 'invalid-url');
+        continue;
+      }
+      // Scheme first: mailto:/javascript: are never normalized, only counted.
+      if (!this.allowedProtocols.has(parsed.protocol)) {
+        refuse(link.url, link.kind, 'protocol');
+        continue;
+      }
       const identity = this.options.identify(link.url);
       if (!identity.ok) {
-        pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: 'invalid-url' });
+        refuse(link.url, link.kind, 'invalid-url');
         continue;
       }
       const target = identity.value;
-      let refusedBy: string | null = null;
-      if (!followable) refusedBy = page.nofollow ? 'nofollow' : 'max-depth';
-      else if (!inScope(settings.scope, new URL(target.url), target.registrableDomain, this.scope)) refusedBy = 'scope';
-      if (refusedBy === null) candidates.push({ ...target, depth, discoveredFrom: url.id });
-      pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy });
+      const rule = this.linkRules({ url: parsed, raw: link.url, registrableDomain: target.registrableDomain, depth, pageNofollow: page.nofollow });
+      if (rule !== null) {
+        refuse(link.url, link.kind, rule);
+        continue;
+      }
+      candidates.push({ ...target, depth, discoveredFrom: url.id });
+      pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
+    for (let i = 0; i < page.unresolvableLinks; i += 1) this.refusals['invalid-url'] = (this.refusals['invalid-url'] ?? 0) + 1;
     const { ids } = this.frontier.add(candidates, now);
     let next = 0;
     const written = new Set<string>();

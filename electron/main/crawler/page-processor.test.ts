@@ -116,20 +116,23 @@ describe('processFetch', () => {
     expect(result.links).toEqual([{ url: 'http://site.test/s?a=1&b=2', kind: 'a' }]);
   });
 
-  it('drops javascript:, mailto:, data:, tel: and malformed hrefs and counts them as unresolvable', () => {
+  it('passes javascript:, mailto:, data:, tel: and ftp: links on (the link rules count them under protocol) and counts only malformed hrefs as unresolvable', () => {
     const html = [
       '<a href="javascript:void(0)">js</a>',
       '<a href="JavaScript:alert(1)">js2</a>',
       '<a href="mailto:me@site.test">mail</a>',
-      '<a href="data:text/html,hi">data</a>',
+      `<a href="data:text/html,${'x'.repeat(5000)}">data</a>`,
       '<a href="tel:+1555">tel</a>',
       '<a href="ftp://files.test/f">ftp</a>',
       '<a href="http://[::1">bad</a>',
       '<a href="/kept">ok</a>',
     ].join('');
     const result = processFetch(response({ html }));
-    expect(result.links).toEqual([{ url: 'http://site.test/kept', kind: 'a' }]);
-    expect(result.unresolvableLinks).toBe(7);
+    expect(result.links.map((link) => link.url.split(':')[0])).toEqual(['javascript', 'javascript', 'mailto', 'data', 'tel', 'ftp', 'http']);
+    expect(result.links.at(-1)).toEqual({ url: 'http://site.test/kept', kind: 'a' });
+    // A long data: URL is cut: the rules only need its scheme.
+    expect(result.links[3]!.url.length).toBeLessThanOrEqual(256);
+    expect(result.unresolvableLinks).toBe(1);
   });
 
   it('takes meta robots from the page', () => {

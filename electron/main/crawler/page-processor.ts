@@ -3,6 +3,9 @@ import type { FetchedResponse } from './fetcher';
 import { parseHtml } from './parse-html';
 import type { DiscoveredLink, PageResult } from './protocol';
 
+/** Non-HTTP links are passed on for counting only, cut to this length. */
+const MAX_OTHER_SCHEME_CHARS = 256;
+
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
 /** True when a response should be parsed as HTML (by Content-Type; none given → sniff for `<html`). */
@@ -56,11 +59,9 @@ export function processFetch(response: FetchedResponse): PageResult {
       unresolvable += 1;
       continue;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      unresolvable += 1;
-      continue;
-    }
-    links.push({ url: url.href, kind: link.kind });
+    // Other schemes (mailto:, javascript:, data:) go on to the link rules, which count them under
+    // "protocol"; long data: URLs are cut, the rules only need their scheme.
+    links.push({ url: url.protocol === 'http:' || url.protocol === 'https:' ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS), kind: link.kind });
   }
   return {
     ...base,

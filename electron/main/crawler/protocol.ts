@@ -35,7 +35,7 @@ export interface PageResult {
   redirectChain: RedirectHop[];
   title: string | null;
   links: DiscoveredLink[];
-  /** Hrefs that could not be resolved to an http(s) URL (javascript:, mailto:, malformed). */
+  /** Hrefs that could not be resolved to a URL at all (malformed); other schemes are in `links`. */
   unresolvableLinks: number;
   nofollow: boolean;
   noindex: boolean;

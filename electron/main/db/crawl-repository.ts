@@ -146,6 +146,12 @@ export class CrawlRepository {
     return { rows, total, offset: query.offset };
   }
 
+  /** Links refused per link rule in one crawl (one per distinct link of a page). */
+  refusalCounts(crawlId: number): Record<string, number> {
+    const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
+    return Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+  }
+
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
     const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };

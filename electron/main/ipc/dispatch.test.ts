@@ -39,6 +39,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       errors: 0,
       pagesPerSecond: 2.5,
       elapsedMs: 1_200,
+      refusedByRule: { scope: 2 },
     })),
     'frontier.queryUrls': vi.fn<IpcHandlers['frontier.queryUrls']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
   };

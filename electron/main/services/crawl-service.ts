@@ -73,7 +73,7 @@ export class CrawlService {
     const entry = this.running.get(crawlId);
     if (entry) return entry.runner.progress();
     const summary = this.repository.getCrawl(crawlId);
-    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs };
+    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs, refusedByRule: this.repository.refusalCounts(crawlId) };
   }
 
   get repositoryForQueries(): CrawlRepository {

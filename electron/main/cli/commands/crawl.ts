@@ -4,12 +4,15 @@ import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../../../s
 import { CodedError } from '../../../../shared/types/result';
 import { openDatabase } from '../../db/connection';
 import { parseHostOverride } from '../../crawler/dns';
+import { parseExtensionList } from '../../crawler/link-rules';
 import { CrawlService } from '../../services/crawl-service';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
-       [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N] [--json]`;
+       [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
+       [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
+       [--include-domain D]... [--exclude-domain D]... [--json]`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -42,6 +45,12 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'per-host': { type: 'string' },
         'user-agent': { type: 'string' },
         'timeout-ms': { type: 'string' },
+        'ignore-ext': { type: 'string' },
+        'max-url-length': { type: 'string' },
+        'no-query-strings': { type: 'boolean' },
+        rogue: { type: 'boolean' },
+        'include-domain': { type: 'string', multiple: true },
+        'exclude-domain': { type: 'string', multiple: true },
         json: { type: 'boolean' },
       },
     });
@@ -59,6 +68,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     return failLine(io, (error as Error).message);
   }
 
+  if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
   let db;
   try {
     db = openDatabase(values.db);
@@ -132,6 +142,18 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
     settings.scope = scope as CrawlScope;
   }
   assign('userAgent', str('user-agent'));
+  assign('maxUrlLength', intFlag('max-url-length', str('max-url-length'), 16, 65_536));
+  const ignoreExt = str('ignore-ext');
+  if (ignoreExt !== undefined) {
+    if (!/^[A-Za-z0-9|. ]*$/.test(ignoreExt)) throw new CodedError('INVALID_FLAG', `--ignore-ext expects extensions separated by |, e.g. "jpg|png|zip", got "${ignoreExt}"`);
+    settings.ignoredExtensions = [...parseExtensionList(ignoreExt)].join('|');
+  }
+  if (values['no-query-strings']) settings.followQueryStrings = false;
+  if (values['rogue']) settings.obeyNofollow = false;
+  const include = values['include-domain'] as string[] | undefined;
+  if (include) settings.includeDomains = include.map((d) => d.toLowerCase());
+  const exclude = values['exclude-domain'] as string[] | undefined;
+  if (exclude) settings.excludeDomains = exclude.map((d) => d.toLowerCase());
   const resolve = values['resolve'] as string[] | undefined;
   if (resolve) settings.hostOverrides = resolve.map(parseHostOverride);
   if (values['closed']) settings.closedResolver = true;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/types/crawl';
+import { compileLinkRules, extensionOf, parseExtensionList, type LinkUnderTest } from './link-rules';
+import { scopeSeeds } from './scope';
+
+const seeds = scopeSeeds(['http://site.test/docs/index.html'], (host) => host.split('.').slice(-2).join('.'));
+
+function test(href: string, settings: Partial<CrawlSettings> = {}, extra: Partial<LinkUnderTest> = {}) {
+  const rules = compileLinkRules({ ...DEFAULT_CRAWL_SETTINGS, ...settings }, seeds);
+  const url = new URL(href);
+  return rules({ url, raw: href, registrableDomain: url.hostname.split('.').slice(-2).join('.'), depth: 1, pageNofollow: false, ...extra });
+}
+
+describe('link rules (seed 004)', () => {
+  it('follows an ordinary same-host link', () => {
+    expect(test('http://site.test/a.html')).toBeNull();
+  });
+
+  it('refuses schemes outside allowedProtocols (seed 004: protocol)', () => {
+    expect(test('ftp://site.test/file')).toBe('protocol');
+    expect(test('https://site.test/a', { allowedProtocols: ['http'] })).toBe('protocol');
+    expect(test('https://site.test/a', { allowedProtocols: ['http', 'https'] })).toBeNull();
+  });
+
+  it('refuses URLs longer than maxUrlLength (seed 004: address length, its tool used 128)', () => {
+    const long = `http://site.test/${'a'.repeat(120)}`;
+    expect(test(long, { maxUrlLength: 128 })).toBe('url-length');
+    expect(test('http://site.test/short', { maxUrlLength: 128 })).toBeNull();
+  });
+
+  it('refuses query strings when followQueryStrings is off (seed 004: query strings)', () => {
+    expect(test('http://site.test/file.pl?test', { followQueryStrings: false })).toBe('query-string');
+    expect(test('http://site.test/file.pl?test', { followQueryStrings: true })).toBeNull();
+  });
+
+  it('refuses ignored file extensions, case-insensitively, from the last path segment only', () => {
+    expect(test('http://site.test/photo.JPG')).toBe('ignored-extension');
+    expect(test('http://site.test/archive.tar.gz')).toBe('ignored-extension');
+    expect(test('http://site.test/page.html?img=a.png')).toBeNull();
+    expect(test('http://site.test/server.log', { ignoredExtensions: 'log|old' })).toBe('ignored-extension');
+    expect(test('http://site.test/photo.jpg', { ignoredExtensions: '' })).toBeNull();
+  });
+
+  it('refuses links of a nofollow page unless rogue mode (obeyNofollow false) is on', () => {
+    expect(test('http://site.test/a.html', {}, { pageNofollow: true })).toBe('nofollow');
+    expect(test('http://site.test/a.html', { obeyNofollow: false }, { pageNofollow: true })).toBeNull();
+  });
+
+  it('applies the scope: host, registrable domain, whole site (directory) and any', () => {
+    expect(test('http://other.test/')).toBe('scope');
+    expect(test('http://www.site.test/', { scope: 'host' })).toBe('scope');
+    expect(test('http://www.site.test/', { scope: 'domain' })).toBeNull();
+    expect(test('http://site.test/other/x.html', { scope: 'directory' })).toBe('scope');
+    expect(test('http://site.test/docs/deeper/x.html', { scope: 'directory' })).toBeNull();
+    expect(test('http://other.test/', { scope: 'any' })).toBeNull();
+  });
+
+  it('applies include and exclude lists by registrable domain (IIR 20.2 URL filter)', () => {
+    expect(test('http://a.other.test/', { scope: 'any', includeDomains: ['site.test'] })).toBe('include-domains');
+    expect(test('http://a.site.test/', { scope: 'any', includeDomains: ['site.test'] })).toBeNull();
+    expect(test('http://a.other.test/', { scope: 'any', excludeDomains: ['other.test'] })).toBe('exclude-domains');
+  });
+
+  it('refuses links deeper than maxDepth (0 = no limit)', () => {
+    expect(test('http://site.test/a', { maxDepth: 2 }, { depth: 3 })).toBe('max-depth');
+    expect(test('http://site.test/a', { maxDepth: 2 }, { depth: 2 })).toBeNull();
+    expect(test('http://site.test/a', { maxDepth: 0 }, { depth: 99 })).toBeNull();
+  });
+
+  it('reports the first refusing rule in the documented order', () => {
+    expect(test('http://other.test/x.jpg?q', { followQueryStrings: false })).toBe('query-string');
+  });
+});
+
+describe('extension helpers', () => {
+  it('parses the pipe-separated list', () => {
+    expect([...parseExtensionList(' JPG|png||.zip ')]).toEqual(['jpg', 'png', 'zip']);
+  });
+  it('reads the last segment extension', () => {
+    expect(extensionOf(new URL('http://a/x/Photo.JPG?s=1'))).toBe('jpg');
+    expect(extensionOf(new URL('http://a/x.tar/'))).toBe('');
+    expect(extensionOf(new URL('http://a/.hidden'))).toBe('');
+  });
+});

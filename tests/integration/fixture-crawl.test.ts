@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
+import { openDatabase } from '../../electron/main/db/connection';
+import { CrawlService } from '../../electron/main/services/crawl-service';
+
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.stop();
+});
+
+function crawlSite(settings: Record<string, unknown> = {}) {
+  const db = openDatabase(':memory:');
+  const service = new CrawlService(db);
+  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+  const started = service.start(['http://site.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
+  return { db, started };
+}
+
+describe('crawling the fixture site (site.test)', () => {
+  it('fetches exactly the pages reachable in scope, resolving <base href> and recording redirects and errors', async () => {
+    const requestsBefore = fixtures.requests.length;
+    const { db, started } = crawlSite();
+    const summary = await started.done;
+    const urls = db.prepare(`SELECT url, state, error_code AS code FROM urls WHERE crawl_id = ? ORDER BY url`).all(started.crawlId);
+    expect(urls).toEqual([
+      { url: 'http://site.test/', state: 'done', code: null },
+      { url: 'http://site.test/a.html', state: 'done', code: null },
+      { url: 'http://site.test/b.html#part', state: 'done', code: null },
+      { url: 'http://site.test/docs/', state: 'done', code: null },
+      { url: 'http://site.test/docs/guide/intro.html', state: 'done', code: null },
+      { url: 'http://site.test/missing.html', state: 'error', code: 'HTTP_404' },
+      { url: 'http://site.test/old', state: 'done', code: null },
+    ]);
+    expect(summary).toMatchObject({ status: 'finished', fetched: 6, errors: 1, queued: 0 });
+    const redirect = db.prepare(`SELECT p.final_url AS finalUrl, p.redirect_chain_json AS chain FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = 'http://site.test/old'`).get();
+    expect(redirect).toEqual({ finalUrl: 'http://site.test/new.html', chain: JSON.stringify([{ url: 'http://site.test/old', status: 301 }]) });
+    // The offsite link was refused by scope and never requested (closed mode would refuse it anyway).
+    const hosts = new Set(fixtures.requests.slice(requestsBefore).map((r) => r.host));
+    expect([...hosts]).toEqual(['site.test']);
+    db.close();
+  });
+
+  it('counts every refused link by rule: offsite by scope, mailto/javascript by protocol', async () => {
+    const { db, started } = crawlSite();
+    await started.done;
+    const counts = db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY 1 ORDER BY 1`).all(started.crawlId);
+    expect(counts).toEqual([
+      { rule: 'protocol', n: 2 },
+      { rule: 'scope', n: 1 },
+    ]);
+    db.close();
+  });
+
+  it('keeps every distinct raw spelling of a URL as an alias of its normalized key', async () => {
+    const { db, started } = crawlSite();
+    await started.done;
+    const aliases = db
+      .prepare(`SELECT a.raw_url FROM url_aliases a JOIN urls u ON u.id = a.url_id WHERE u.crawl_id = ? AND u.normalized LIKE '%/b.html' ORDER BY a.raw_url`)
+      .pluck()
+      .all(started.crawlId);
+    expect(aliases).toEqual(['http://site.test/b.html', 'http://site.test/b.html#part']);
+    db.close();
+  });
+
+  it('refuses links with an ignored extension and counts them, when the list names it', async () => {
+    const { db, started } = crawlSite({ ignoredExtensions: 'html' });
+    const summary = await started.done;
+    const counts = db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = 'ignored-extension'`).pluck().get(started.crawlId);
+    expect(counts).toBeGreaterThanOrEqual(3);
+    // Only the root, /docs/ and /old (no .html extension) are fetched.
+    expect(summary.fetched).toBe(3);
+    db.close();
+  });
+
+  it('stops at maxPages', async () => {
+    const { db, started } = crawlSite({ maxPages: 2 });
+    const summary = await started.done;
+    expect(summary.fetched + summary.errors).toBe(2);
+    expect(summary.queued).toBeGreaterThan(0);
+    db.close();
+  });
+});
