@@ -108,7 +108,10 @@ export function uppercasePercentEscapes(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** True for RFC 3986 §2.3 unreserved characters: ALPHA / DIGIT / "-" / "." / "_" / "~". */
+/**
+ * True for RFC 3986 §2.3 unreserved characters: ALPHA / DIGIT / "-" / "." / "_" / "~".
+ * @example isUnreserved('~'.charCodeAt(0)) → true
+ */
 export function isUnreserved(code: number): boolean {
   return (
     (code >= 97 && code <= 122) ||
