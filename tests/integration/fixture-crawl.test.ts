@@ -80,6 +80,8 @@ describe('crawling the fixture site (site.test)', () => {
     const summary = await started.done;
     expect(summary.fetched + summary.errors).toBe(2);
     expect(summary.queued).toBeGreaterThan(0);
+    // Work is left, so the crawl is stopped (resumable), not finished.
+    expect(summary.status).toBe('stopped');
     db.close();
   });
 });

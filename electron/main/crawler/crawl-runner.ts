@@ -86,6 +86,7 @@ export class CrawlRunner {
   private finished: ((summary: CrawlSummary) => void) | null = null;
   private failedRun: ((error: Error) => void) | null = null;
   private lastProgressJson = '';
+  private finalStatus: CrawlStatus | null = null;
 
   constructor(private readonly options: CrawlRunnerOptions) {
     this.repository = new CrawlRepository(options.db);
@@ -162,7 +163,7 @@ export class CrawlRunner {
     const windowMs = Math.min(RATE_WINDOW_MS, Math.max(1, now - this.startedAtMs));
     return {
       crawlId: this.options.crawlId,
-      status: this.finished ? (this.stopping ?? 'running') : (this.stopping ?? 'finished'),
+      status: this.finalStatus ?? this.stopping ?? 'running',
       fetched: counts.done,
       queued: counts.pending,
       inFlight: counts.inFlight,
@@ -197,9 +198,10 @@ export class CrawlRunner {
     const counts = this.frontier.counts();
     if (counts.inFlight === 0) {
       if (this.uncommitted.length > 0) this.commit();
-      const exhausted = counts.pending === 0 || (maxPages > 0 && counts.done + counts.error >= maxPages);
-      if (this.stopping || exhausted) {
-        void this.finish(this.stopping ?? 'finished');
+      const limitReached = maxPages > 0 && counts.done + counts.error >= maxPages;
+      if (this.stopping || counts.pending === 0 || limitReached) {
+        // A limit leaves work in the frontier: that crawl is stopped (resumable), not finished.
+        void this.finish(this.stopping ?? (counts.pending === 0 ? 'finished' : 'stopped'));
         return;
       }
     }
@@ -355,6 +357,7 @@ export class CrawlRunner {
     await this.pool?.shutdown();
     this.repository.setStatus(this.options.crawlId, status, this.now());
     this.stopping = status === 'finished' ? null : (status as 'stopped' | 'paused');
+    this.finalStatus = status;
     this.reportProgress(true);
     const summary = this.repository.getCrawl(this.options.crawlId);
     this.options.listener?.onFinish?.(summary);

@@ -71,6 +71,10 @@ export class CrawlRepository {
     return Number(info.lastInsertRowid);
   }
 
+  updateSettings(crawlId: number, settings: CrawlSettings): void {
+    this.db.prepare(`UPDATE crawls SET settings_json = ? WHERE id = ?`).run(JSON.stringify(settings), crawlId);
+  }
+
   setStatus(crawlId: number, status: CrawlStatus, finishedAtMs: number | null): void {
     this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
   }

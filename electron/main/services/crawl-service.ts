@@ -49,11 +49,30 @@ export class CrawlService {
     const validSeeds = validateSeeds(seeds);
     const settings = effectiveSettings(input, this.options);
     const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
-    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds: validSeeds, identify: createCrawlIdentifier(), listener: this.listener });
+    return { crawlId, done: this.run(crawlId, validSeeds, settings) };
+  }
+
+  /**
+   * Continues a crawl from its stored state: URLs left in flight by a dead process go back to
+   * pending, everything committed stays done, and the URL-seen test skips what is known, so
+   * nothing committed is fetched twice. The process's resolver options apply again; `overrides`
+   * (e.g. a higher maxPages) are stored with the crawl.
+   * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING
+   */
+  resume(crawlId: number, overrides: Partial<CrawlSettings> = {}): { crawlId: number; done: Promise<CrawlSummary> } {
+    if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
+    const crawl = this.repository.getCrawl(crawlId);
+    const settings = effectiveSettings({ ...crawl.settings, ...overrides }, this.options);
+    if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });
+    return { crawlId, done: this.run(crawlId, crawl.seeds, settings) };
+  }
+
+  private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
+    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify: createCrawlIdentifier(), listener: this.listener });
     const done = runner.run().finally(() => this.running.delete(crawlId));
     done.catch(() => undefined);
     this.running.set(crawlId, { runner, done });
-    return { crawlId, done };
+    return done;
   }
 
   /** Stops a running crawl. @returns false when it was not running */

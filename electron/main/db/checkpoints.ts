@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { CodedError } from '../../../shared/types/result';
+
+/** One named checkpoint of a crawl. */
+export interface CheckpointInfo {
+  crawlId: number;
+  name: string;
+  createdAtMs: number;
+  pagesDone: number;
+  /** URLs pending or in flight when the snapshot was taken. */
+  frontierSize: number;
+  /** SHA-256 (hex, first 16 chars) of the crawl's settings JSON: a resumed crawl runs with these. */
+  settingsHash: string;
+  /** The snapshot database file. */
+  file: string;
+}
+
+/** Folder of a database's snapshot files: `<db>.checkpoints/`. */
+export function checkpointFolder(dbFile: string): string {
+  return `${path.resolve(dbFile)}.checkpoints`;
+}
+
+/** Short, stable hash of a settings JSON string. */
+export function settingsHash(settingsJson: string): string {
+  return createHash('sha256').update(settingsJson).digest('hex').slice(0, 16);
+}
+
+/**
+ * Writes a consistent snapshot of the database (SQLite online backup: a point-in-time copy taken
+ * between transactions) and records it as checkpoint `name` of the crawl.
+ * @throws CodedError INVALID_CHECKPOINT_NAME, CHECKPOINT_EXISTS, CRAWL_NOT_FOUND, CHECKPOINT_FAILED
+ */
+export async function createCheckpoint(db: Database, crawlId: number, name: string, nowMs = Date.now()): Promise<CheckpointInfo> {
+  if (!/^[\w.-]{1,64}$/.test(name)) throw new CodedError('INVALID_CHECKPOINT_NAME', `Checkpoint name "${name}" must be 1-64 letters, digits, '.', '-' or '_'`);
+  if (db.name === ':memory:') throw new CodedError('CHECKPOINT_FAILED', 'An in-memory database cannot be checkpointed to a file');
+  const crawl = db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).get(crawlId) as { settings_json: string } | undefined;
+  if (!crawl) throw new CodedError('CRAWL_NOT_FOUND', `No crawl with id ${crawlId}`);
+  if (db.prepare(`SELECT 1 FROM checkpoints WHERE crawl_id = ? AND name = ?`).get(crawlId, name)) {
+    throw new CodedError('CHECKPOINT_EXISTS', `Crawl ${crawlId} already has a checkpoint named "${name}"`);
+  }
+  const counts = db
+    .prepare(`SELECT SUM(state = 'done') AS done, SUM(state IN ('pending', 'in_flight')) AS frontier FROM urls WHERE crawl_id = ?`)
+    .get(crawlId) as { done: number | null; frontier: number | null };
+  const folder = checkpointFolder(db.name);
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `crawl-${crawlId}-${name}.db`);
+  try {
+    await db.backup(file);
+  } catch (error) {
+    throw new CodedError('CHECKPOINT_FAILED', `Cannot write checkpoint ${file}: ${(error as Error).message}`);
+  }
+  const info: CheckpointInfo = {
+    crawlId,
+    name,
+    createdAtMs: nowMs,
+    pagesDone: counts.done ?? 0,
+    frontierSize: counts.frontier ?? 0,
+    settingsHash: settingsHash(crawl.settings_json),
+    file,
+  };
+  db.prepare(`INSERT INTO checkpoints (crawl_id, name, created_at_ms, pages_done, frontier_size, settings_hash, file) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+    crawlId,
+    name,
+    nowMs,
+    info.pagesDone,
+    info.frontierSize,
+    info.settingsHash,
+    file,
+  );
+  return info;
+}
+
+/** Checkpoints of one crawl (or all crawls), newest first. */
+export function listCheckpoints(db: Database, crawlId?: number): CheckpointInfo[] {
+  const rows = db
+    .prepare(
+      `SELECT crawl_id AS crawlId, name, created_at_ms AS createdAtMs, pages_done AS pagesDone, frontier_size AS frontierSize,
+              settings_hash AS settingsHash, file FROM checkpoints ${crawlId === undefined ? '' : 'WHERE crawl_id = ?'} ORDER BY created_at_ms DESC, id DESC`,
+    )
+    .all(...(crawlId === undefined ? [] : [crawlId])) as CheckpointInfo[];
+  return rows;
+}
+
+/**
+ * Rolls a database file back to a checkpoint: the snapshot replaces the file (the old WAL and
+ * shared-memory files are removed). Every connection to `dbFile` must be closed first. The snapshot
+ * does not list itself (its row is written after the copy), so callers re-record the list they
+ * read before with {@link recordCheckpoints}.
+ * @throws CodedError CHECKPOINT_NOT_FOUND
+ */
+export function restoreCheckpoint(dbFile: string, checkpoint: CheckpointInfo): void {
+  if (!fs.existsSync(checkpoint.file)) throw new CodedError('CHECKPOINT_NOT_FOUND', `Checkpoint file ${checkpoint.file} is missing`);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(`${dbFile}${suffix}`, { force: true });
+  fs.copyFileSync(checkpoint.file, dbFile);
+}
+
+/** Records checkpoint rows that are missing (after a restore); existing names are left alone. */
+export function recordCheckpoints(db: Database, checkpoints: readonly CheckpointInfo[]): void {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO checkpoints (crawl_id, name, created_at_ms, pages_done, frontier_size, settings_hash, file) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => {
+    for (const c of checkpoints) insert.run(c.crawlId, c.name, c.createdAtMs, c.pagesDone, c.frontierSize, c.settingsHash, c.file);
+  })();
+}

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWeb, type TestWeb } from '../../e2e/testweb';
+import { REPO_ROOT } from '../../e2e/helpers/serve';
+
+const CLI = path.join(REPO_ROOT, 'bin', 'crawlbench.mjs');
+let web: TestWeb;
+let dir: string;
+
+beforeAll(async () => {
+  web = await startTestWeb();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-checkpoints-'));
+});
+afterAll(async () => {
+  await web?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 240_000 });
+const doneCount = (file: string) => {
+  const db = new BetterSqlite3(file, { readonly: true });
+  const n = db.prepare(`SELECT COUNT(*) FROM urls WHERE state = 'done'`).pluck().get() as number;
+  db.close();
+  return n;
+};
+
+describe('named checkpoints', () => {
+  it('creates and lists a checkpoint, rolls back to it and resumes to the full page set', () => {
+    const db = path.join(dir, 'c.db');
+    const flags = [...web.resolveFlags, '--closed'];
+    expect(cli(['crawl', 'http://docs.python.test/', '--db', db, ...flags, '--max-pages', '40']).status).toBe(0);
+    const created = cli(['checkpoints', '--db', db, '--create', 'after-40', '--json']);
+    expect(created.status, created.stderr).toBe(0);
+    const [listed] = created.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(listed).toMatchObject({ crawlId: 1, name: 'after-40', pagesDone: 40 });
+    expect(listed!['frontierSize']).toBeGreaterThan(0);
+    expect(listed!['settingsHash']).toMatch(/^[0-9a-f]{16}$/);
+    expect(fs.existsSync(String(listed!['file']))).toBe(true);
+    expect(cli(['checkpoints', '--db', db, '--create', 'after-40']).stderr).toContain('already has a checkpoint named "after-40"');
+
+    // Crawl on past the checkpoint, then roll back to it and resume: the crawl still completes.
+    expect(cli(['resume', '--db', db, ...flags, '--max-pages', '0']).status).toBe(0);
+    const full = doneCount(db);
+    expect(full).toBe(527);
+    // The snapshot carries its settings (max 40 pages): lift the limit again.
+    const rolled = cli(['resume', '--db', db, '--checkpoint', 'after-40', '--max-pages', '0', ...flags, '--json']);
+    expect(rolled.status, rolled.stderr).toBe(0);
+    expect(rolled.stderr).toContain('rolled back to checkpoint after-40 (40 pages done');
+    expect(doneCount(db)).toBe(full);
+    expect(cli(['checkpoints', '--db', db]).stdout).toContain('after-40');
+  });
+
+  it('says plainly when there is nothing to resume or no such checkpoint', () => {
+    const db = path.join(dir, 'empty.db');
+    fs.writeFileSync(db, '');
+    const nothing = cli(['resume', '--db', db]);
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toMatch(/^crawlbench: No unfinished crawl in /);
+    const missing = cli(['resume', '--db', db, '--checkpoint', 'nope']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('No checkpoint named "nope"');
+  });
+});
