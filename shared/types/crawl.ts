@@ -61,6 +61,14 @@ export interface CrawlSettings {
   hostOverrides: HostOverride[];
   /** When true, a host missing from `hostOverrides` is refused and never looked up. */
   closedResolver: boolean;
+  /** How long a fetched robots.txt is trusted before it is fetched again (RFC 9309 §2.4 suggests ≤ 24 h). */
+  robotsCacheTtlMs: number;
+  /** First wait before asking again for a robots.txt that answered 5xx or not at all; doubles per failure, 4 tries in all. */
+  robotsRetryDelayMs: number;
+  /** A robots.txt Crawl-delay longer than this is capped to it. */
+  maxCrawlDelayMs: number;
+  /** A URL answered 429/503 (or a fetch that failed in transit) is retried this many times before it is an error. */
+  maxRetries: number;
   /** Link rules (seed 004): URL schemes followed. */
   allowedProtocols: string[];
   /** Link rules: longer URLs are refused (seed 004's "Max Characters: URL"; its tool used 128). */
@@ -101,6 +109,10 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxRedirects: 10,
   hostOverrides: [],
   closedResolver: false,
+  robotsCacheTtlMs: 24 * 60 * 60 * 1000,
+  robotsRetryDelayMs: 10_000,
+  maxCrawlDelayMs: 30_000,
+  maxRetries: 2,
   allowedProtocols: ['http', 'https'],
   maxUrlLength: 2048,
   followQueryStrings: true,

@@ -271,7 +271,27 @@ function filterQuery(parts: UrlParts, keep: (pair: string) => boolean): boolean 
   return true;
 }
 
-const removeQueryParams: RuleFunction = (parts, context) => filterQuery(parts, (pair) => !isRemovedParam(pairName(pair), context));
+/**
+ * Drops listed `;name=value` path parameters of the last segment: Java servlets put the session
+ * id there (`/item;jsessionid=…`, Servlet 4.0 §7.1.3), so it is a listed variable too.
+ */
+function removePathParams(parts: UrlParts, context: RuleContext): boolean {
+  if (parts.opaquePath) return false;
+  const slash = parts.path.lastIndexOf('/');
+  const semicolon = parts.path.indexOf(';', slash + 1);
+  if (semicolon === -1) return false;
+  const segment = parts.path.slice(semicolon + 1);
+  const params = segment.split(';');
+  const kept = params.filter((param) => param !== '' && !isRemovedParam(pairName(param), context));
+  if (kept.length === params.length) return false;
+  parts.path = parts.path.slice(0, semicolon) + kept.map((param) => `;${param}`).join('');
+  return true;
+}
+
+const removeQueryParams: RuleFunction = (parts, context) => {
+  const fromPath = removePathParams(parts, context);
+  return filterQuery(parts, (pair) => !isRemovedParam(pairName(pair), context)) || fromPath;
+};
 
 const removeDefaultQueryParams: RuleFunction = (parts, context) => {
   if (context.defaultParams.size === 0) return false;
@@ -408,7 +428,8 @@ export const RULE_INFO: Readonly<Record<NormalizationRuleName, RuleInfo>> = {
     semanticsPreserving: false,
   },
   removeQueryParams: {
-    summary: 'Remove listed query variables (tracking and session parameters by default; "name*" matches a prefix; names compare case-insensitively).',
+    summary:
+      'Remove listed query variables (tracking and session parameters by default; "name*" matches a prefix; names compare case-insensitively), and listed ";name=value" path parameters of the last segment (;jsessionid=).',
     example: { input: 'http://www.example.com/display?id=123&utm_source=mail', output: 'http://www.example.com/display?id=123' },
     source: `${WIKI} ("removing arbitrary querystring variables"); seed 001`,
     semanticsPreserving: false,

@@ -4,8 +4,12 @@ import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '..
 import { CodedError } from '../../../shared/types/result';
 import { CrawlRepository } from '../db/crawl-repository';
 import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate } from './frontier';
-import type { PageResult } from './protocol';
+import type { FromWorker, PageResult } from './protocol';
+
+type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { compileLinkRules, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { RobotsCache } from './robots-cache';
+import { retryAfterMs } from './retry-after';
 import { scopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
 import { WorkerPool, type PoolMessage } from './worker-pool';
@@ -71,7 +75,9 @@ export class CrawlRunner {
   private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
   private readonly allowedProtocols: Set<string>;
   /** Links refused per rule in this run (persisted per link in `links.refused_by`). */
-  private readonly refusals: Partial<Record<LinkRuleName, number>> = {};
+  private readonly refusals: Record<string, number> = {};
+  /** Robots decisions of URLs in the current claim: 'allowed', 'wait', or the robots.txt URL to fetch. */
+  private readonly pendingDecision = new Map<number, string>();
   private readonly now: () => number;
   private readonly inFlight = new Map<number, ClaimedUrl>();
   private readonly completions: number[] = [];
@@ -80,6 +86,16 @@ export class CrawlRunner {
   private wakeTimer: NodeJS.Timeout | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
   private readonly uncommitted: { url: ClaimedUrl; message: PoolMessage; nowMs: number }[] = [];
+  /** robots.txt per origin; null when the crawl ignores robots (`obeyRobots: false`). */
+  private readonly robots: RobotsCache | null;
+  /** Claimed URLs waiting for their origin's robots.txt. */
+  private readonly held = new Map<string, ClaimedUrl[]>();
+  /** Claimed URLs cleared by robots, waiting for a slot or their host's politeness delay. */
+  private readonly ready: { url: ClaimedUrl; atMs: number }[] = [];
+  /** robots.txt fetches in flight, by task sequence number. */
+  private readonly robotsTasks = new Map<number, string>();
+  /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
+  private readonly crawlDelayByHost = new Map<string, number>();
   private progressTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
   private startedAtMs = 0;
@@ -103,6 +119,14 @@ export class CrawlRunner {
     });
     this.linkRules = compileLinkRules(options.settings, seeds);
     this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
+    this.robots = options.settings.obeyRobots
+      ? new RobotsCache({
+          userAgent: options.settings.userAgent,
+          ttlMs: options.settings.robotsCacheTtlMs,
+          maxCrawlDelayMs: options.settings.maxCrawlDelayMs,
+          retryDelayMs: options.settings.robotsRetryDelayMs,
+        })
+      : null;
   }
 
   get crawlId(): number {
@@ -180,19 +204,20 @@ export class CrawlRunner {
       clearTimeout(this.wakeTimer);
       this.wakeTimer = null;
     }
+    if (this.stopping) this.requeueWaiting();
     const { maxPages } = this.options.settings;
-    const fetchedOrFetching = () => {
-      const counts = this.frontier.counts();
-      return counts.done + counts.error + counts.inFlight;
-    };
     let room = this.stopping ? 0 : this.pool.freeSlots();
-    if (maxPages > 0) room = Math.min(room, maxPages - fetchedOrFetching());
+    room -= this.dispatchReady(room);
+    if (maxPages > 0) {
+      const counts = this.frontier.counts();
+      room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
+    }
     if (room > 0) {
-      let claimed = this.claim(room);
+      let dispatched = this.claim(room);
       // Idle slots and results waiting to be committed: commit now, their links may be the work.
-      if (claimed < room && this.uncommitted.length > 0) {
+      if (dispatched < room && this.uncommitted.length > 0) {
         this.commit();
-        claimed += this.claim(room - claimed);
+        dispatched += this.claim(room - dispatched);
       }
     }
     const counts = this.frontier.counts();
@@ -205,26 +230,162 @@ export class CrawlRunner {
         return;
       }
     }
-    const nextAt = this.frontier.nextEligibleAtMs();
-    if (nextAt !== null && this.pool.freeSlots() > 0 && !this.stopping) {
-      this.wakeTimer = setTimeout(() => this.pump(), Math.max(1, nextAt - this.now()));
+    if (this.stopping || this.pool.freeSlots() === 0) return;
+    const wakeAt = Math.min(this.frontier.nextEligibleAtMs() ?? Infinity, ...this.ready.map((entry) => entry.atMs));
+    if (wakeAt !== Infinity) this.wakeTimer = setTimeout(() => this.pump(), Math.max(1, wakeAt - this.now()));
+  }
+
+  /** Dispatches robots-cleared URLs whose politeness wait is over. @returns slots used */
+  private dispatchReady(room: number): number {
+    const now = this.now();
+    let used = 0;
+    for (let index = 0; index < this.ready.length && used < room; ) {
+      const entry = this.ready[index]!;
+      if (entry.atMs > now) {
+        index += 1;
+        continue;
+      }
+      this.ready.splice(index, 1);
+      this.dispatchPage(entry.url);
+      used += 1;
+    }
+    return used;
+  }
+
+  private dispatchPage(url: ClaimedUrl): void {
+    this.inFlight.set(url.id, url);
+    this.pool!.dispatch({ urlId: url.id, url: url.url, purpose: 'page' });
+  }
+
+  /**
+   * Claims eligible URLs and settles each against robots.txt right before its fetch (seed 003):
+   * allowed → fetched; disallowed or unavailable → an error, never requested; no rules yet → its
+   * robots.txt is fetched and the URL waits. Settled URLs free their slot, so claiming goes on.
+   * @returns fetch slots used (page and robots.txt fetches)
+   */
+  private claim(room: number): number {
+    let used = 0;
+    while (used < room) {
+      const now = this.now();
+      const next = this.frontier.nextEligibleAtMs();
+      if (next === null || next > now) break;
+      const claimed = this.options.db.transaction(() => {
+        const urls = this.frontier.claimNext(room - used, now);
+        return urls.filter((url) => this.settleRobots(url, now));
+      })();
+      if (claimed.length === 0 && this.frontier.nextEligibleAtMs() === next) break;
+      for (const url of claimed) {
+        if (this.robots === null || this.robotsDecisionAllows(url)) {
+          this.dispatchPage(url);
+          used += 1;
+        } else {
+          used += this.holdForRobots(url);
+        }
+      }
+    }
+    return used;
+  }
+
+  /** Settles URLs robots rules out (inside the claim transaction). @returns true when the URL goes on */
+  private settleRobots(url: ClaimedUrl, now: number): boolean {
+    if (!this.robots) return true;
+    const decision = this.robots.decide(url.url, now);
+    switch (decision.kind) {
+      case 'allowed':
+        this.crawlDelayByHost.set(url.host, decision.crawlDelayMs);
+        this.pendingDecision.set(url.id, 'allowed');
+        return true;
+      case 'fetch':
+        this.pendingDecision.set(url.id, decision.robotsUrl);
+        return true;
+      case 'wait':
+        this.pendingDecision.set(url.id, 'wait');
+        return true;
+      case 'disallowed':
+        this.countRefusal('robots');
+        this.frontier.fail(url, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, { fetchMs: 0, nowMs: now });
+        return false;
+      case 'unavailable': {
+        // An unreachable host fails with its own error (what fetching the page would say);
+        // a robots.txt that kept failing is ROBOTS_UNAVAILABLE.
+        const error = decision.hostUnreachable
+          ? decision.error
+          : { code: 'ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(url.url).origin} stayed unavailable: ${decision.error.message}` };
+        this.frontier.fail(url, error, { fetchMs: 0, nowMs: now });
+        return false;
+      }
+      case 'retry-later':
+        this.frontier.requeue(url, { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now });
+        return false;
+      default: {
+        const exhaustive: never = decision;
+        throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
+      }
     }
   }
 
-  /** Claims up to `room` eligible URLs and hands them to the pool. @returns how many */
-  private claim(room: number): number {
+  private robotsDecisionAllows(url: ClaimedUrl): boolean {
+    const decision = this.pendingDecision.get(url.id);
+    if (decision === 'allowed') this.pendingDecision.delete(url.id);
+    return decision === 'allowed';
+  }
+
+  /** Holds a URL until its origin's robots.txt arrives, fetching it when asked to. @returns slots used */
+  private holdForRobots(url: ClaimedUrl): number {
+    const decision = this.pendingDecision.get(url.id);
+    this.pendingDecision.delete(url.id);
+    const origin = new URL(url.url).origin;
+    const list = this.held.get(origin) ?? [];
+    list.push(url);
+    this.held.set(origin, list);
+    if (decision === undefined || decision === 'wait' || decision === 'allowed') return 0;
+    const seq = this.pool!.dispatch({ urlId: url.id, url: decision, purpose: 'robots' });
+    this.robotsTasks.set(seq, origin);
+    return 1;
+  }
+
+  /** A robots.txt arrived: decide every URL held for its origin. */
+  private onRobots(seq: number, result: RobotsResultMessage['result']): void {
+    const origin = this.robotsTasks.get(seq);
+    this.robotsTasks.delete(seq);
+    if (!origin || !this.robots) return;
     const now = this.now();
-    const next = this.frontier.nextEligibleAtMs();
-    if (next === null || next > now) return 0;
-    const claimed = this.options.db.transaction(() => this.frontier.claimNext(room, now))();
-    for (const url of claimed) {
-      this.inFlight.set(url.id, url);
-      this.pool!.dispatch({ urlId: url.id, url: url.url });
-    }
-    return claimed.length;
+    this.robots.record(result, now);
+    const held = this.held.get(origin) ?? [];
+    this.held.delete(origin);
+    const politeAt = now + this.frontier.politenessDelayMs(result.fetchMs);
+    this.options.db.transaction(() => {
+      for (const url of held) {
+        if (this.settleRobots(url, now)) {
+          if (this.robotsDecisionAllows(url)) this.ready.push({ url, atMs: politeAt });
+          else this.holdForRobots(url);
+        }
+      }
+    })();
+  }
+
+  /** On stop: URLs waiting for robots or a slot go back to pending, so none is lost. */
+  private requeueWaiting(): void {
+    const waiting = [...[...this.held.values()].flat(), ...this.ready.map((entry) => entry.url)];
+    if (waiting.length === 0) return;
+    this.held.clear();
+    this.ready.length = 0;
+    const now = this.now();
+    this.options.db.transaction(() => {
+      for (const url of waiting) this.frontier.requeue(url, { fetchMs: 0, nowMs: now });
+    })();
+  }
+
+  private countRefusal(rule: string): void {
+    this.refusals[rule] = (this.refusals[rule] ?? 0) + 1;
   }
 
   private onWorkerMessage(message: PoolMessage): void {
+    if (message.type === 'robots') {
+      this.onRobots(message.seq, message.result);
+      this.pump();
+      return;
+    }
     const url = this.inFlight.get(message.urlId);
     if (!url) return;
     this.inFlight.delete(message.urlId);
@@ -251,8 +412,9 @@ export class CrawlRunner {
     try {
       this.options.db.transaction(() => {
         for (const { url, message, nowMs } of batch) {
-          if (message.type === 'page') this.recordPage(url, message.result, nowMs);
-          else this.frontier.fail(url, message.error, { fetchMs: message.fetchMs, nowMs });
+          const extraDelayMs = this.crawlDelayByHost.get(url.host) ?? 0;
+          if (message.type === 'page') this.recordPage(url, message.result, nowMs, extraDelayMs);
+          else if (message.type === 'failed') this.recordFailure(url, message, nowMs, extraDelayMs);
         }
       })();
     } catch (error) {
@@ -260,8 +422,27 @@ export class CrawlRunner {
     }
   }
 
-  private recordPage(url: ClaimedUrl, page: PageResult, now: number): void {
-    const { crawlId } = this.options;
+  /** Transport failures worth another try (the server may answer next time). */
+  private static readonly TRANSIENT = new Set(['TIMEOUT', 'CONNECT_TIMEOUT', 'CONNECTION_RESET', 'WORKER_CRASHED', 'FETCH_FAILED']);
+
+  private recordFailure(url: ClaimedUrl, message: Extract<PoolMessage, { type: 'failed' }>, nowMs: number, extraDelayMs: number): void {
+    const disposition = { fetchMs: message.fetchMs, nowMs, extraDelayMs };
+    if (CrawlRunner.TRANSIENT.has(message.error.code) && url.attempts < this.options.settings.maxRetries) {
+      this.frontier.requeue(url, { ...disposition, extraDelayMs: Math.max(extraDelayMs, 1000 * 2 ** url.attempts) });
+      return;
+    }
+    this.frontier.fail(url, message.error, disposition);
+  }
+
+  private recordPage(url: ClaimedUrl, page: PageResult, now: number, crawlDelayMs: number): void {
+    const { crawlId, settings } = this.options;
+    // 429 / 503 (RFC 9110 §10.2.3, RFC 6585 §4): retry after the server's Retry-After, and make
+    // the whole host wait that long (capped at maxDelayMs).
+    if ((page.status === 429 || page.status === 503) && url.attempts < settings.maxRetries) {
+      const waitMs = Math.min(settings.maxDelayMs, retryAfterMs(page.retryAfter, now) ?? 1000 * 2 ** url.attempts);
+      this.frontier.requeue(url, { fetchMs: page.fetchMs, nowMs: now, extraDelayMs: Math.max(waitMs, crawlDelayMs) });
+      return;
+    }
     this.repository.insertPage(crawlId, {
       urlId: url.id,
       finalUrl: page.finalUrl,
@@ -274,7 +455,7 @@ export class CrawlRunner {
       redirectChainJson: page.redirectChain.length > 0 ? JSON.stringify(page.redirectChain) : null,
       fetchedAtMs: now,
     });
-    const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status };
+    const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status, extraDelayMs: crawlDelayMs };
     if (page.status >= 400) {
       this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
     } else {
@@ -285,7 +466,7 @@ export class CrawlRunner {
     const candidates: FrontierCandidate[] = [];
     const pendingLinks: { raw: string; kind: string; refusedBy: LinkRuleName | null }[] = [];
     const refuse = (raw: string, kind: string, rule: LinkRuleName) => {
-      this.refusals[rule] = (this.refusals[rule] ?? 0) + 1;
+      this.countRefusal(rule);
       pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
     };
     for (const link of page.links) {
@@ -315,7 +496,7 @@ export class CrawlRunner {
       candidates.push({ ...target, depth, discoveredFrom: url.id });
       pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
-    for (let i = 0; i < page.unresolvableLinks; i += 1) this.refusals['invalid-url'] = (this.refusals['invalid-url'] ?? 0) + 1;
+    for (let i = 0; i < page.unresolvableLinks; i += 1) this.countRefusal('invalid-url');
     const { ids } = this.frontier.add(candidates, now);
     let next = 0;
     const written = new Set<string>();

@@ -1,5 +1,6 @@
 import { Agent, buildConnector, request } from 'undici';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CodedError, type ErrorInfo } from '../../../shared/types/result';
 import { readCappedBody } from './body';
 import type { HostResolver } from './dns';
@@ -46,6 +47,11 @@ export interface FetcherOptions {
   maxRedirects: number;
   /** Idle keep-alive sockets are closed after this long. @default 10_000 */
   keepAliveTimeoutMs?: number;
+  /**
+   * Politeness wait before following a redirect to the same host, given the last hop's duration
+   * (the crawl's delay formula). @default no wait
+   */
+  hopDelayMs?: (hopFetchMs: number) => number;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -87,6 +93,7 @@ export class Fetcher {
     try {
       for (;;) {
         visited.add(current);
+        const hopStartedAt = performance.now();
         const response = await request(current, {
           dispatcher: this.agent,
           method: 'GET',
@@ -99,6 +106,7 @@ export class Fetcher {
         const location = headers['location'];
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+          const hopMs = performance.now() - hopStartedAt;
           chain.push({ url: current, status: response.statusCode });
           let next: string;
           try {
@@ -111,6 +119,8 @@ export class Fetcher {
             throw new CodedError('REDIRECT_LIMIT', `More than ${this.options.maxRedirects} redirects starting at ${url}`);
           }
           if (!/^https?:$/.test(new URL(next).protocol)) throw new CodedError('BAD_REDIRECT', `Redirect to a non-HTTP URL ${next}`);
+          const waitMs = this.options.hopDelayMs && new URL(next).host === new URL(current).host ? this.options.hopDelayMs(hopMs) : 0;
+          if (waitMs > 0) await sleep(waitMs, undefined, { signal });
           current = next;
           continue;
         }

@@ -19,6 +19,8 @@ export interface ClaimedUrl {
   url: string;
   host: string;
   depth: number;
+  /** Times this URL was claimed before this claim (retries). */
+  attempts: number;
 }
 
 export interface FrontierCounts {
@@ -67,6 +69,8 @@ export interface FrontierStore {
   claimNext(max: number, nowMs: number): ClaimedUrl[];
   complete(url: ClaimedUrl, disposition: Disposition): void;
   fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void;
+  /** Puts a claimed URL back to pending (a retry); its host waits as the disposition says. */
+  requeue(url: ClaimedUrl, disposition: Disposition): void;
   /** When the next host becomes eligible (epoch ms), or null when nothing is pending. */
   nextEligibleAtMs(): number | null;
   counts(): FrontierCounts;
@@ -102,6 +106,7 @@ export class SqliteFrontier implements FrontierStore {
   private readonly markInFlight: Statement;
   private readonly markDone: Statement;
   private readonly markError: Statement;
+  private readonly markPending: Statement;
   private readonly idByKey: Statement;
   private readonly seen = new SeenCache();
 
@@ -115,10 +120,11 @@ export class SqliteFrontier implements FrontierStore {
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
     );
     this.refill = db.prepare(
-      `SELECT id, url, host, depth FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
+      `SELECT id, url, host, depth, attempts FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
     );
     this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?`);
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
+    this.markPending = db.prepare(`UPDATE urls SET state = 'pending' WHERE id = ?`);
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
     this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
     this.load();
@@ -206,6 +212,14 @@ export class SqliteFrontier implements FrontierStore {
   fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void {
     this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, url.id);
     this.countsValue.error += 1;
+    this.release(url, disposition);
+  }
+
+  requeue(url: ClaimedUrl, disposition: Disposition): void {
+    this.markPending.run(url.id);
+    this.countsValue.pending += 1;
+    const queue = this.queueFor(url.host);
+    queue.exhausted = false;
     this.release(url, disposition);
   }
 

@@ -10,13 +10,29 @@ import type { RedirectHop } from './fetcher';
 
 /** Settings a worker needs, sent once at start. */
 export interface WorkerInit {
-  settings: Pick<CrawlSettings, 'userAgent' | 'timeoutMs' | 'maxBodyBytes' | 'maxRedirects' | 'hostOverrides' | 'closedResolver'>;
+  settings: Pick<
+    CrawlSettings,
+    'userAgent' | 'timeoutMs' | 'maxBodyBytes' | 'maxRedirects' | 'hostOverrides' | 'closedResolver' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor'
+  >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
 }
 
+/** What a fetch task is for: a page (fetched and parsed) or a host's robots.txt (fetched, text returned). */
+export type FetchPurpose = 'page' | 'robots';
+
 /** Scheduler → worker. */
-export type ToWorker = { type: 'fetch'; seq: number; urlId: number; url: string } | { type: 'shutdown' };
+export type ToWorker = { type: 'fetch'; seq: number; urlId: number; url: string; purpose: FetchPurpose } | { type: 'shutdown' };
+
+/** A robots.txt fetch: the HTTP status and body text, or why there is none. */
+export interface RobotsResult {
+  /** The robots.txt URL asked for. */
+  url: string;
+  status: number | null;
+  text: string;
+  error: ErrorInfo | null;
+  fetchMs: number;
+}
 
 /** A link found on a fetched page, resolved to an absolute URL (the raw URL of seed 001). */
 export interface DiscoveredLink {
@@ -46,4 +62,5 @@ export interface PageResult {
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'page'; seq: number; urlId: number; result: PageResult }
+  | { type: 'robots'; seq: number; urlId: number; result: RobotsResult }
   | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number; redirectChain: RedirectHop[] };

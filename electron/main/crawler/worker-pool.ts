@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, WorkerInit } from './protocol';
+import type { FetchPurpose, FromWorker, ToWorker, WorkerInit } from './protocol';
 
 /** A fetch task as the scheduler hands it out. */
 export interface FetchTask {
   urlId: number;
   url: string;
+  purpose: FetchPurpose;
 }
 
 /** Replies from workers, plus a synthetic failure when a worker dies with tasks in flight. */
@@ -76,7 +77,7 @@ export class WorkerPool {
     if (!target || target.inFlight.size >= this.init.concurrency) throw new Error('WorkerPool.dispatch: no free slot');
     this.seq += 1;
     target.inFlight.set(this.seq, task);
-    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url };
+    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url, purpose: task.purpose };
     target.worker.postMessage(message);
     return this.seq;
   }
@@ -127,7 +128,9 @@ export class WorkerPool {
       entry.inFlight.clear();
       if (!this.closing) this.workers[index] = this.spawn();
       for (const [seq, task] of orphaned) {
-        this.onMessage({ type: 'failed', seq, urlId: task.urlId, error: { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` }, fetchMs: 0, redirectChain: [] });
+        const error = { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` };
+        if (task.purpose === 'robots') this.onMessage({ type: 'robots', seq, urlId: task.urlId, result: { url: task.url, status: null, text: '', error, fetchMs: 0 } });
+        else this.onMessage({ type: 'failed', seq, urlId: task.urlId, error, fetchMs: 0, redirectChain: [] });
       }
     };
     worker.on('error', (error) => onDeath(error.message));

@@ -7,7 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HostResolver } from '../crawler/dns';
 import { Fetcher } from '../crawler/fetcher';
 import { processFetch } from '../crawler/page-processor';
-import type { FromWorker, ToWorker, WorkerInit } from '../crawler/protocol';
+import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from '../crawler/protocol';
+import { ROBOTS_PARSE_LIMIT_BYTES } from '../crawler/robots';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');
@@ -19,6 +20,7 @@ const fetcher = new Fetcher({
   timeoutMs: init.settings.timeoutMs,
   maxBodyBytes: init.settings.maxBodyBytes,
   maxRedirects: init.settings.maxRedirects,
+  hopDelayMs: (hopFetchMs) => Math.min(init.settings.maxDelayMs, Math.max(init.settings.minDelayMs, init.settings.delayFactor * hopFetchMs)),
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
@@ -26,6 +28,15 @@ const post = (message: FromWorker): void => port.postMessage(message);
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'fetch':
+      if (message.purpose === 'robots') {
+        void fetcher.fetch(message.url).then((outcome) => {
+          const result: RobotsResult = outcome.ok
+            ? { url: message.url, status: outcome.status, text: outcome.body.subarray(0, ROBOTS_PARSE_LIMIT_BYTES).toString('utf8'), error: null, fetchMs: outcome.fetchMs }
+            : { url: message.url, status: null, text: '', error: outcome.error, fetchMs: outcome.fetchMs };
+          post({ type: 'robots', seq: message.seq, urlId: message.urlId, result });
+        });
+        break;
+      }
       void fetcher.fetch(message.url).then((outcome) => {
         if (!outcome.ok) {
           post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs, redirectChain: outcome.redirectChain });

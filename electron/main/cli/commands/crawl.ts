@@ -12,7 +12,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
        [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
-       [--include-domain D]... [--exclude-domain D]... [--json]`;
+       [--include-domain D]... [--exclude-domain D]... [--no-robots] [--json]`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -49,6 +49,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'max-url-length': { type: 'string' },
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
+        'no-robots': { type: 'boolean' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
         json: { type: 'boolean' },
@@ -68,6 +69,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     return failLine(io, (error as Error).message);
   }
 
+  if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
   let db;
   try {
@@ -150,6 +152,7 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   }
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
+  if (values['no-robots']) settings.obeyRobots = false;
   const include = values['include-domain'] as string[] | undefined;
   if (include) settings.includeDomains = include.map((d) => d.toLowerCase());
   const exclude = values['exclude-domain'] as string[] | undefined;

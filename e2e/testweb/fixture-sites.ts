@@ -1,0 +1,217 @@
+import type http from 'node:http';
+import zlib from 'node:zlib';
+
+/** A fixture route. */
+export type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void | Promise<void>;
+
+export const html = (title: string, body: string, head = ''): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+
+export function sendHtml(response: http.ServerResponse, content: string | Buffer, status = 200, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(content)), ...headers });
+  response.end(content);
+}
+
+const redirect = (location: string, status = 301): Handler => (_req, res) => {
+  res.writeHead(status, { location });
+  res.end();
+};
+const page = (title: string, body: string, head = ''): Handler => (_req, res) => sendHtml(res, html(title, body, head));
+const robotsTxt = (text: string, status = 200): Handler => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'text/plain' });
+  res.end(text);
+};
+
+let bomb: Buffer | null = null;
+/**
+ * 200 MB of zeros as gzip (about 200 KB on the wire): one compressed 1 MiB member repeated 200
+ * times (RFC 1952 §2.2 allows concatenated members), so building it never blocks the server.
+ */
+function gzipBomb(): Buffer {
+  if (!bomb) {
+    const member = zlib.gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+    bomb = Buffer.concat(Array.from({ length: 200 }, () => member));
+  }
+  return bomb;
+}
+
+const PROSE = `The quick brown fox jumps over the lazy dog while the crawler reads every word of this page about
+foxes dogs and the habits of animals in the forest near the river where the old mill stands beside the bridge`;
+
+/**
+ * Every fixture host and its routes. Each host is one edge case of issue 4's fixture web; the
+ * tests in tests/integration/fixture-web.test.ts state what a user should see for each.
+ */
+export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
+  // A small site with a known page set: relative links, <base href>, a redirect, a 404, offsite and non-HTTP links.
+  'site.test': {
+    '/': page(
+      'Fixture home',
+      `<a href="/a.html">A</a> <a href="b.html#part">B</a> <a href="/docs/">Docs</a> <a href="/old">Old</a>
+       <a href="/missing.html">Missing</a> <a href="http://elsewhere.test/">Offsite</a>
+       <a href="mailto:someone@site.test">Mail</a> <a href="javascript:void(0)">JS</a> <a href="HTTP://SITE.TEST:80/a.html">A again</a>`,
+    ),
+    '/a.html': page('Page A', '<a href="/">Home</a> <a href="./b.html">B</a>'),
+    '/b.html': page('Page B', '<a href="/a.html">A</a>'),
+    '/docs/': page('Docs', '<a href="intro.html">Intro</a>', '<base href="/docs/guide/">'),
+    '/docs/guide/intro.html': page('Intro', '<a href="../../a.html">A</a>'),
+    '/old': redirect('/new.html'),
+    '/new.html': page('New', 'Moved here'),
+  },
+  // Redirect chains, a loop, and a chain longer than the default limit of 10.
+  'redirects.test': {
+    '/': page('Redirects', '<a href="/chain/1">chain</a> <a href="/loop/a">loop</a> <a href="/long/0">long</a>'),
+    '/chain/1': redirect('/chain/2', 302),
+    '/chain/2': redirect('/chain/3', 307),
+    '/chain/3': redirect('/final.html', 308),
+    '/final.html': page('Final', 'End of the chain'),
+    '/loop/a': redirect('/loop/b'),
+    '/loop/b': redirect('/loop/a'),
+    ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/long/${i}`, redirect(`/long/${i + 1}`)])),
+    '/long/12': page('Too far', 'never reached'),
+  },
+  // robots.txt with Disallow, Allow and Crawl-delay.
+  'robots.test': {
+    '/robots.txt': robotsTxt('User-agent: *\nDisallow: /private/\nAllow: /private/public.html\nCrawl-delay: 0.2\n\nUser-agent: OtherBot\nDisallow: /\n'),
+    '/': page('Robots', '<a href="/open.html">open</a> <a href="/private/secret.html">secret</a> <a href="/private/public.html">public</a>'),
+    '/open.html': page('Open', 'ok'),
+    '/private/secret.html': page('Secret', 'must never be fetched'),
+    '/private/public.html': page('Public', 'allowed by Allow'),
+  },
+  // robots.txt answering 500: the host is treated as disallowed and retried, then given up.
+  'robots500.test': {
+    '/robots.txt': robotsTxt('oops', 500),
+    '/': page('Robots 500', '<a href="/a.html">a</a>'),
+  },
+  // robots.txt answering 404: everything is allowed.
+  'robots404.test': {
+    '/robots.txt': robotsTxt('not here', 404),
+    '/': page('Robots 404', '<a href="/a.html">a</a>'),
+    '/a.html': page('A', 'ok'),
+  },
+  // A crawler trap: an endless calendar, each month linking to the next.
+  'trap.test': {
+    '/': page('Calendar', '<a href="/calendar/2026/1">January</a>'),
+  },
+  // Session ids in URLs: every page links to the others with a fresh session id.
+  'session.test': {
+    '/': page('Session', '<a href="/item?PHPSESSID=abc123">item</a> <a href="/item?PHPSESSID=def456">item again</a> <a href="/item;jsessionid=XYZ">item jsession</a> <a href="/other?utm_source=mail&id=2">other</a>'),
+    '/item': page('Item', '<a href="/?sid=99">home</a>'),
+    '/item;jsessionid=XYZ': page('Item', 'same item'),
+    '/other': page('Other', '<a href="/other?id=2&utm_campaign=x">self</a>'),
+  },
+  // Duplicate content under different URLs, and near-duplicates.
+  'dup.test': {
+    '/': page('Dup', '<a href="/a.html">a</a> <a href="/a-copy.html">copy</a> <a href="/near-1.html">n1</a> <a href="/near-2.html">n2</a> <a href="/different.html">d</a>'),
+    '/a.html': page('Story', `<p>${PROSE}</p>`),
+    '/a-copy.html': page('Story (copy)', `<p>${PROSE}</p>`),
+    '/near-1.html': page('Near', `<p>${PROSE} and then the story ends with one sentence.</p>`),
+    '/near-2.html': page('Near', `<p>${PROSE} and then the story ends with another line.</p>`),
+    '/different.html': page('Different', '<p>Completely unrelated text about databases, indexes, transactions and checkpoints in storage engines.</p>'),
+  },
+  // Hostile responses: slow, reset, huge, a decompression bomb, binary served as HTML.
+  'hostile.test': {
+    '/': page('Hostile', '<a href="/slow">slow</a> <a href="/reset">reset</a> <a href="/huge">huge</a> <a href="/bomb">bomb</a> <a href="/binary.html">binary</a>'),
+    '/slow': (_req, res) => {
+      const timer = setTimeout(() => sendHtml(res, html('Slow', 'finally')), 5_000);
+      res.once('close', () => clearTimeout(timer));
+    },
+    '/reset': (req) => {
+      req.socket.destroy();
+    },
+    '/huge': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      let sent = 0;
+      const write = () => {
+        while (sent < 50) {
+          sent += 1;
+          if (!res.write(chunk)) return void res.once('drain', write);
+        }
+        res.end();
+      };
+      res.once('close', () => (sent = 50));
+      write();
+    },
+    '/bomb': (_req, res) => {
+      const body = gzipBomb();
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      res.end(body);
+    },
+    '/binary.html': (_req, res) => {
+      const bytes = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 7919 + 13) % 256;
+      sendHtml(res, bytes);
+    },
+  },
+  // Legacy encodings.
+  'charset.test': {
+    '/': page('Charsets', '<a href="/cp1252.html">cp1252</a> <a href="/sjis.html">sjis</a>'),
+    '/cp1252.html': (_req, res) => {
+      const body = Buffer.concat([Buffer.from('<html><head><title>'), Buffer.from([0x93, 0x51, 0x75, 0x6f, 0x74, 0x65, 0x64, 0x94, 0x20, 0x80, 0x35]), Buffer.from('</title></head><body>x</body></html>')]);
+      res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
+      res.end(body);
+    },
+    '/sjis.html': (_req, res) => {
+      // 日本語 in Shift_JIS, declared only in <meta charset>.
+      const body = Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"><title>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]), Buffer.from('</title></head><body>x</body></html>')]);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(body);
+    },
+  },
+  // A page with 100,000 links.
+  'links.test': {
+    '/': (_req, res) => {
+      const links = Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join('\n');
+      sendHtml(res, html('Many links', links));
+    },
+  },
+  // Frames and iframes (seed 004: FRAME SRC, IFRAME HREF).
+  'frames.test': {
+    '/': (_req, res) => sendHtml(res, '<html><head><title>Frames</title></head><frameset><frame src="/left.html"><frame src="/right.html"></frameset></html>'),
+    '/left.html': page('Left', '<iframe src="/inner.html"></iframe> <iframe href="/legacy.html"></iframe>'),
+    '/right.html': page('Right', 'right'),
+    '/inner.html': page('Inner', 'inner'),
+    '/legacy.html': page('Legacy', 'iframe href'),
+  },
+  // Meta robots nofollow: links on the page are not followed.
+  'nofollow.test': {
+    '/': page('Nofollow', '<a href="/hidden.html">hidden</a>', '<meta name="robots" content="nofollow">'),
+    '/hidden.html': page('Hidden', 'only reachable by ignoring nofollow'),
+  },
+  // Slow pages (100 ms each): requests overlap, so per-host concurrency limits are visible.
+  'slowpages.test': {
+    '/': page('Slow pages', Array.from({ length: 20 }, (_, i) => `<a href="/s/${i}">${i}</a>`).join(' ')),
+  },
+  // 429 Too Many Requests with Retry-After, then 200.
+  'busy.test': {
+    '/': (() => {
+      let calls = 0;
+      return (_req: http.IncomingMessage, res: http.ServerResponse) => {
+        calls += 1;
+        if (calls % 2 === 1) sendHtml(res, html('Busy', 'come back later'), 429, { 'retry-after': '1' });
+        else sendHtml(res, html('Served', 'second time lucky'));
+      };
+    })(),
+  },
+};
+
+/** Routes with a variable part: the calendar trap, the many-links targets. */
+export function dynamicRoute(host: string, path: string): Handler | undefined {
+  if (host === 'trap.test') {
+    const match = /^\/calendar\/(\d+)\/(\d+)$/.exec(path);
+    if (!match) return undefined;
+    const year = Number(match[1]);
+    const month = Number(match[2]);
+    const next = month === 12 ? `/calendar/${year + 1}/1` : `/calendar/${year}/${month + 1}`;
+    return page(`Calendar ${year}-${month}`, `<a href="${next}">next month</a>`);
+  }
+  if (host === 'links.test' && /^\/p\/\d+$/.test(path)) return page('Target', 'leaf');
+  if (host === 'slowpages.test' && /^\/s\/\d+$/.test(path)) {
+    return (_req, res) => {
+      const timer = setTimeout(() => sendHtml(res, html('Slow page', 'leaf')), 100);
+      res.once('close', () => clearTimeout(timer));
+    };
+  }
+  return undefined;
+}

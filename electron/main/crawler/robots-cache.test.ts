@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { RobotsCache } from './robots-cache';
+
+const cache = () => new RobotsCache({ userAgent: 'Crawlbench/0.1', ttlMs: 1_000, maxCrawlDelayMs: 2_000, retryDelayMs: 100, maxFailures: 2 });
+const robots = (status: number | null, text = '') => ({ url: 'http://a.test/robots.txt', status, text, error: status === null ? { code: 'CONNECTION_REFUSED', message: 'refused' } : null, fetchMs: 1 });
+
+describe('RobotsCache (RFC 9309 §2.3.1)', () => {
+  it('asks for robots.txt once per origin and holds other URLs while it is fetched', () => {
+    const c = cache();
+    expect(c.decide('http://a.test/x', 0)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
+    expect(c.decide('http://a.test/y', 0)).toEqual({ kind: 'wait' });
+    expect(c.waitingReason('http://a.test')).toBe('robots.txt pending');
+  });
+
+  it('applies Disallow/Allow for our product token and caps Crawl-delay', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record(robots(200, 'User-agent: *\nDisallow: /private/\nAllow: /private/ok\nCrawl-delay: 10\n'), 0);
+    expect(c.decide('http://a.test/private/secret', 1)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://a.test/private/ok', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 2_000 });
+    expect(c.decide('http://a.test/public', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 2_000 });
+  });
+
+  it('treats 4xx as no rules (everything allowed)', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record(robots(404), 0);
+    expect(c.decide('http://a.test/anything', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 0 });
+  });
+
+  it('treats 5xx and unreachable as disallowed-for-now, retries with doubling delay, then gives up', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record({ ...robots(500), error: null }, 0);
+    expect(c.decide('http://a.test/x', 50)).toEqual({ kind: 'retry-later', retryAtMs: 100 });
+    expect(c.decide('http://a.test/x', 100)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
+    c.record({ ...robots(503), error: null }, 100);
+    expect(c.decide('http://a.test/x', 150)).toMatchObject({ kind: 'unavailable', error: { code: 'ROBOTS_HTTP_503' }, hostUnreachable: false });
+  });
+
+  it('gives up at once on an unreachable host (refused, DNS, not in the resolver map), saying so', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record({ url: 'http://a.test/robots.txt', status: null, text: '', error: { code: 'HOST_NOT_MAPPED', message: 'not mapped' }, fetchMs: 0 }, 0);
+    expect(c.decide('http://a.test/x', 1)).toEqual({ kind: 'unavailable', error: { code: 'HOST_NOT_MAPPED', message: 'not mapped' }, hostUnreachable: true });
+  });
+
+  it('fetches robots.txt again after the cache TTL', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record(robots(200, 'User-agent: *\nDisallow: /\n'), 0);
+    expect(c.decide('http://a.test/x', 999)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://a.test/x', 1_000)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
+  });
+});

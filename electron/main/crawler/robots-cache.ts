@@ -1,0 +1,110 @@
+import type { ErrorInfo } from '../../../shared/types/result';
+import type { RobotsResult } from './protocol';
+import { RobotsTxt } from './robots';
+
+/** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */
+export type RobotsDecision =
+  | { kind: 'allowed'; crawlDelayMs: number }
+  | { kind: 'disallowed' }
+  /** No rules yet: fetch `robotsUrl` (the caller dispatches it and calls {@link RobotsCache.record}). */
+  | { kind: 'fetch'; robotsUrl: string }
+  /** The origin's robots.txt is being fetched: hold the URL until it arrives. */
+  | { kind: 'wait' }
+  /** robots.txt answered 5xx or was unreachable: treat the host as disallowed and retry at `retryAtMs`. */
+  | { kind: 'retry-later'; retryAtMs: number }
+  /**
+   * robots.txt stayed unavailable after every retry, or the host is unreachable (DNS, refused,
+   * not in the resolver map): the host's URLs are not fetched in this crawl.
+   */
+  | { kind: 'unavailable'; error: ErrorInfo; hostUnreachable: boolean };
+
+/**
+ * Errors that mean the host cannot be reached at all: retrying robots.txt would only delay the
+ * same failure for its pages, so they fail at once with this error.
+ */
+const UNREACHABLE_HOST = new Set(['HOST_NOT_MAPPED', 'DNS_FAILED', 'CONNECTION_REFUSED']);
+
+type OriginState =
+  | { state: 'fetching'; failures: number }
+  | { state: 'ready'; rules: RobotsTxt | null; expiresAtMs: number }
+  | { state: 'failed'; failures: number; retryAtMs: number; error: ErrorInfo };
+
+export interface RobotsCacheOptions {
+  userAgent: string;
+  /** How long fetched rules are reused. */
+  ttlMs: number;
+  maxCrawlDelayMs: number;
+  /** Wait before asking again after a 5xx / unreachable robots.txt; doubles per failure. @default 5_000 */
+  retryDelayMs?: number;
+  /** Failed fetches before the origin is given up for this crawl. @default 4 */
+  maxFailures?: number;
+}
+
+/**
+ * Per-origin robots.txt state (seed 003: a cache of robots.txt files, checked immediately before
+ * each fetch). RFC 9309 §2.3.1: 2xx → parse; 4xx → no rules, everything allowed; 5xx or no
+ * answer → the whole host is disallowed for now and retried later (with doubling delay), given up
+ * after `maxFailures`.
+ */
+export class RobotsCache {
+  private readonly origins = new Map<string, OriginState>();
+
+  constructor(private readonly options: RobotsCacheOptions) {}
+
+  /** The decision for `url` at `nowMs`. A 'fetch' decision marks the origin as fetching. */
+  decide(url: string, nowMs: number): RobotsDecision {
+    const { origin } = new URL(url);
+    const entry = this.origins.get(origin);
+    const robotsUrl = `${origin}/robots.txt`;
+    if (url === robotsUrl) return { kind: 'allowed', crawlDelayMs: 0 };
+    if (!entry || (entry.state === 'ready' && entry.expiresAtMs <= nowMs)) {
+      this.origins.set(origin, { state: 'fetching', failures: 0 });
+      return { kind: 'fetch', robotsUrl };
+    }
+    switch (entry.state) {
+      case 'fetching':
+        return { kind: 'wait' };
+      case 'failed':
+        if (entry.failures >= (this.options.maxFailures ?? 4)) return { kind: 'unavailable', error: entry.error, hostUnreachable: UNREACHABLE_HOST.has(entry.error.code) };
+        if (entry.retryAtMs > nowMs) return { kind: 'retry-later', retryAtMs: entry.retryAtMs };
+        this.origins.set(origin, { state: 'fetching', failures: entry.failures });
+        return { kind: 'fetch', robotsUrl };
+      case 'ready': {
+        if (!entry.rules) return { kind: 'allowed', crawlDelayMs: 0 };
+        if (!entry.rules.isAllowed(url, this.options.userAgent)) return { kind: 'disallowed' };
+        const delay = entry.rules.crawlDelayMs(this.options.userAgent) ?? 0;
+        return { kind: 'allowed', crawlDelayMs: Math.min(delay, this.options.maxCrawlDelayMs) };
+      }
+      default: {
+        const exhaustive: never = entry;
+        throw new Error(`Unknown robots state ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+
+  /** Records a robots.txt fetch for its origin. */
+  record(result: RobotsResult, nowMs: number): void {
+    const { origin } = new URL(result.url);
+    const previous = this.origins.get(origin);
+    const failures = previous && previous.state !== 'ready' ? previous.failures : 0;
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      this.origins.set(origin, { state: 'ready', rules: new RobotsTxt(result.url, result.text), expiresAtMs: nowMs + this.options.ttlMs });
+    } else if (result.status !== null && result.status >= 400 && result.status < 500) {
+      this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs: nowMs + this.options.ttlMs });
+    } else {
+      const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };
+      const delay = (this.options.retryDelayMs ?? 5_000) * 2 ** failures;
+      const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
+      this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
+    }
+  }
+
+  /** Why an origin's URLs are waiting, for the Frontier view; null when nothing robots-related holds them. */
+  waitingReason(origin: string): string | null {
+    const entry = this.origins.get(origin);
+    if (!entry) return null;
+    if (entry.state === 'fetching') return 'robots.txt pending';
+    if (entry.state === 'failed') return `robots.txt unavailable (${entry.error.code}), retrying`;
+    return null;
+  }
+}

@@ -1,0 +1,178 @@
+import type { Database } from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
+import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
+import { openDatabase } from '../../electron/main/db/connection';
+import { CrawlService } from '../../electron/main/services/crawl-service';
+
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.stop();
+});
+
+interface Crawled {
+  db: Database;
+  crawlId: number;
+  summary: CrawlSummary;
+  /** Paths the fixture server was asked for on the host, in order. */
+  requested: string[];
+  url(path: string): { state: string; code: string | null } | undefined;
+  page(path: string): Record<string, unknown> | undefined;
+}
+
+async function crawl(host: string, settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
+  const db = openDatabase(':memory:');
+  const service = new CrawlService(db);
+  const before = fixtures.requests.length;
+  const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
+  const { crawlId, done } = service.start([`http://${host}/`], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
+  const summary = await done;
+  const origin = `http://${host}`;
+  return {
+    db,
+    crawlId,
+    summary,
+    requested: fixtures.requests.slice(before).filter((r) => r.host === host).map((r) => r.path),
+    url: (path) => db.prepare(`SELECT state, error_code AS code FROM urls WHERE crawl_id = ? AND url = ?`).get(crawlId, origin + path) as { state: string; code: string | null } | undefined,
+    page: (path) =>
+      db.prepare(`SELECT p.* FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.crawl_id = ? AND u.url = ?`).get(crawlId, origin + path) as Record<string, unknown> | undefined,
+  };
+}
+
+describe('fixture web: what a user sees for each edge case', () => {
+  it('redirect chains are followed and recorded hop by hop; a loop and an over-long chain are errors', async () => {
+    const c = await crawl('redirects.test');
+    expect(c.page('/chain/1')).toMatchObject({ final_url: 'http://redirects.test/final.html', http_status: 200 });
+    expect(JSON.parse(String(c.page('/chain/1')!['redirect_chain_json'])).map((hop: { status: number }) => hop.status)).toEqual([302, 307, 308]);
+    expect(c.url('/loop/a')).toEqual({ state: 'error', code: 'REDIRECT_LOOP' });
+    expect(c.url('/long/0')).toEqual({ state: 'error', code: 'REDIRECT_LIMIT' });
+    expect(c.requested).not.toContain('/long/12');
+  });
+
+  it('robots.txt: a disallowed URL is never requested; Allow wins for its path; robots.txt is fetched once; Crawl-delay spaces requests', async () => {
+    const c = await crawl('robots.test');
+    expect(c.requested).not.toContain('/private/secret.html');
+    expect(c.url('/private/secret.html')).toEqual({ state: 'error', code: 'ROBOTS_DISALLOWED' });
+    expect(c.url('/private/public.html')).toEqual({ state: 'done', code: null });
+    expect(c.requested.filter((p) => p === '/robots.txt')).toHaveLength(1);
+    expect(c.requested[0]).toBe('/robots.txt');
+    const pages = fixtures.requests.filter((r) => r.host === 'robots.test' && r.path !== '/robots.txt').slice(-3);
+    for (let i = 1; i < pages.length; i += 1) expect(pages[i]!.startedAtMs - pages[i - 1]!.endedAtMs).toBeGreaterThanOrEqual(195);
+    expect(c.summary.errors).toBe(1);
+  });
+
+  it('robots.txt answering 500: the host counts as disallowed, robots.txt is retried, then its URLs end as errors without being requested', async () => {
+    const c = await crawl('robots500.test', { robotsRetryDelayMs: 50 });
+    expect(c.requested.every((p) => p === '/robots.txt')).toBe(true);
+    expect(c.requested.length).toBe(4);
+    expect(c.url('/')).toEqual({ state: 'error', code: 'ROBOTS_UNAVAILABLE' });
+    expect(c.db.prepare(`SELECT error_reason FROM urls WHERE crawl_id = ?`).pluck().get(c.crawlId)).toContain('HTTP 500');
+    expect(c.summary.status).toBe('finished');
+  });
+
+  it('robots.txt answering 404: everything is allowed', async () => {
+    const c = await crawl('robots404.test');
+    expect(c.summary).toMatchObject({ fetched: 2, errors: 0 });
+  });
+
+  it('ignoring robots (obeyRobots off) never asks for robots.txt', async () => {
+    const c = await crawl('robots.test', { obeyRobots: false });
+    expect(c.requested).not.toContain('/robots.txt');
+    expect(c.requested).toContain('/private/secret.html');
+  });
+
+  it('a crawler trap (endless calendar) ends at the depth limit, the refused link counted', async () => {
+    const c = await crawl('trap.test', { maxDepth: 10 });
+    expect(c.summary).toMatchObject({ status: 'finished', fetched: 11 });
+    expect(c.db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = 'max-depth'`).pluck().get(c.crawlId)).toBe(1);
+  });
+
+  it('session ids and tracking parameters do not multiply pages: the standard profile gives them one key', async () => {
+    const c = await crawl('session.test');
+    const fetched = c.requested.filter((p) => p !== '/robots.txt');
+    expect(fetched.filter((p) => p.startsWith('/item'))).toHaveLength(1);
+    expect(fetched.filter((p) => p.startsWith('/other'))).toHaveLength(1);
+    expect(fetched.filter((p) => p === '/' || p.startsWith('/?'))).toHaveLength(1);
+  });
+
+  it('hostile responses fail alone: slow → TIMEOUT, reset → CONNECTION_RESET, 50 MB body and gzip bomb stop at the cap, binary-as-HTML is recorded', async () => {
+    const c = await crawl('hostile.test', { timeoutMs: 1_000, maxRetries: 0, maxBodyBytes: 1024 * 1024 });
+    expect(c.url('/slow')).toEqual({ state: 'error', code: 'TIMEOUT' });
+    expect(c.url('/reset')!.code).toMatch(/^(CONNECTION_RESET|FETCH_FAILED)$/);
+    expect(c.page('/huge')).toMatchObject({ truncated: 1, body_bytes: 1024 * 1024 });
+    expect(c.page('/bomb')).toMatchObject({ truncated: 1, body_bytes: 1024 * 1024 });
+    expect(c.url('/binary.html')).toEqual({ state: 'done', code: null });
+    expect(c.summary.status).toBe('finished');
+  });
+
+  it('windows-1252 and Shift_JIS pages decode correctly (titles as a user reads them)', async () => {
+    const c = await crawl('charset.test');
+    expect(c.page('/cp1252.html')!['title']).toBe('“Quoted” €5');
+    expect(c.page('/sjis.html')!['title']).toBe('日本語');
+  });
+
+  it('a page with 100,000 links is parsed whole and its links enter the frontier', async () => {
+    const c = await crawl('links.test', { maxPages: 1 });
+    expect(c.db.prepare(`SELECT COUNT(*) FROM urls WHERE crawl_id = ?`).pluck().get(c.crawlId)).toBe(100_001);
+    expect(c.summary).toMatchObject({ fetched: 1, status: 'stopped' });
+  });
+
+  it('frames and iframes (src and href) are followed', async () => {
+    const c = await crawl('frames.test');
+    for (const path of ['/left.html', '/right.html', '/inner.html', '/legacy.html']) expect(c.url(path), path).toEqual({ state: 'done', code: null });
+  });
+
+  it('meta robots nofollow: links are not followed and counted; rogue mode follows them', async () => {
+    const obeyed = await crawl('nofollow.test');
+    expect(obeyed.url('/hidden.html')).toBeUndefined();
+    expect(obeyed.db.prepare(`SELECT refused_by FROM links WHERE crawl_id = ?`).pluck().all(obeyed.crawlId)).toEqual(['nofollow']);
+    const rogue = await crawl('nofollow.test', { obeyNofollow: false });
+    expect(rogue.url('/hidden.html')).toEqual({ state: 'done', code: null });
+  });
+
+  it('429 with Retry-After: the URL is retried after the wait and then fetched', async () => {
+    const c = await crawl('busy.test');
+    expect(c.url('/')).toEqual({ state: 'done', code: null });
+    const hits = fixtures.requests.filter((r) => r.host === 'busy.test' && r.path === '/').slice(-2);
+    expect(hits).toHaveLength(2);
+    expect(hits[1]!.startedAtMs - hits[0]!.endedAtMs).toBeGreaterThanOrEqual(995);
+  });
+
+  it('politeness: one connection per host and at least minDelayMs between requests, redirect hops included', async () => {
+    const before = fixtures.requests.length;
+    const c = await crawl('site.test', { minDelayMs: 150, maxInFlightPerHost: 1, threads: 4 });
+    const seen = fixtures.requests.slice(before).filter((r) => r.host === 'site.test');
+    // Every page and error, robots.txt, and the /old -> /new.html redirect hop.
+    expect(seen.length).toBe(c.summary.fetched + c.summary.errors + 2);
+    expect(Math.max(...seen.map((r) => r.concurrentForHost))).toBe(1);
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]!.startedAtMs - seen[i - 1]!.endedAtMs, `gap before ${seen[i]!.path}`).toBeGreaterThanOrEqual(148);
+  });
+
+  it('politeness: with two connections allowed per host, a host with slow pages gets exactly two at once, never more', async () => {
+    for (const perHost of [1, 2]) {
+      const before = fixtures.requests.length;
+      await crawl('slowpages.test', { maxInFlightPerHost: perHost, threads: 8 });
+      const seen = fixtures.requests.slice(before).filter((r) => r.host === 'slowpages.test' && r.path !== '/robots.txt');
+      expect(seen.length).toBe(21);
+      expect(Math.max(...seen.map((r) => r.concurrentForHost)), `maxInFlightPerHost ${perHost}`).toBe(perHost);
+    }
+  });
+
+  it('a giant host does not starve a small one: both are crawled side by side', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const before = fixtures.requests.length;
+    const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
+    const { done } = service.start(['http://links.test/', 'http://slowpages.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, maxPages: 60, threads: 4 });
+    await done;
+    const seen = fixtures.requests.slice(before).filter((r) => r.path !== '/robots.txt');
+    const firstSlowIndex = seen.findIndex((r) => r.host === 'slowpages.test' && r.path !== '/');
+    expect(firstSlowIndex).toBeGreaterThan(-1);
+    // The small host's second page comes early, not after the 100,000-link host drained.
+    expect(firstSlowIndex).toBeLessThan(10);
+    db.close();
+  });
+});
