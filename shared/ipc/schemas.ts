@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { CRAWL_SCOPES, URL_STATES } from '../types/crawl';
+import { validateProfile } from '../url/profiles';
+import { validateTldConfig } from '../url/tld-config';
+
+/** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
+function validated<T>(validate: (value: unknown) => { ok: true; value: T } | { ok: false; error: { message: string } }) {
+  return z.custom<T>((value) => validate(value).ok, { error: (issue) => { const r = validate(issue.input); return r.ok ? 'invalid' : r.error.message; } });
+}
 
 /**
  * Request payload schemas, one per channel. Main validates every payload against these before
@@ -41,6 +48,8 @@ export const crawlSettingsInputSchema = z
     obeyNofollow: z.boolean(),
     includeDomains: z.array(z.string().min(1).max(253)).max(10_000),
     excludeDomains: z.array(z.string().min(1).max(253)).max(10_000),
+    normalizationProfile: validated(validateProfile),
+    tld: validated(validateTldConfig),
   })
   .partial()
   .strict();

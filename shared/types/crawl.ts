@@ -1,3 +1,6 @@
+import { PROFILES, type NormalizationProfile } from '../url/profiles';
+import { DEFAULT_TLD_CONFIG, type TldConfig } from '../url/tld-config';
+
 /**
  * Crawl data shapes shared by the crawler (main), the CLI, the browser-mode server and the renderer.
  * Units live in names: `…Ms` is milliseconds, `…AtMs` is epoch milliseconds, `…Bytes` is bytes.
@@ -83,6 +86,13 @@ export interface CrawlSettings {
   includeDomains: string[];
   /** Links whose registrable domain is listed are refused. */
   excludeDomains: string[];
+  /**
+   * The normalization profile of the URL-seen test (seed 001/002). Fixed for the crawl's life:
+   * a resumed crawl keeps its keys.
+   */
+  normalizationProfile: NormalizationProfile;
+  /** Registrable-domain configuration (seed 000 lists or PSL mode) for scope and domain filters. */
+  tld: TldConfig;
 }
 
 /**
@@ -120,6 +130,8 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   obeyNofollow: true,
   includeDomains: [],
   excludeDomains: [],
+  normalizationProfile: PROFILES.standard,
+  tld: DEFAULT_TLD_CONFIG,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */
@@ -141,6 +153,8 @@ export interface CrawlProgress {
   elapsedMs: number;
   /** Links not followed in this run, by the link rule that refused them (seed 004). */
   refusedByRule: Record<string, number>;
+  /** Pages whose content duplicates an earlier page of the crawl (exact fingerprint or near-duplicate). */
+  duplicates: number;
 }
 
 /** One crawl as listed in the Crawls view and returned by the CLI. */

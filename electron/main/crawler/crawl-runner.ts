@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
 import { CrawlRepository } from '../db/crawl-repository';
-import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate } from './frontier';
+import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate, type HostState } from './frontier';
 import type { FromWorker, PageResult } from './protocol';
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
@@ -103,6 +103,8 @@ export class CrawlRunner {
   private failedRun: ((error: Error) => void) | null = null;
   private lastProgressJson = '';
   private finalStatus: CrawlStatus | null = null;
+  /** Pages found to duplicate earlier content (stored groups hold the detail). */
+  private duplicates = 0;
 
   constructor(private readonly options: CrawlRunnerOptions) {
     this.repository = new CrawlRepository(options.db);
@@ -179,6 +181,18 @@ export class CrawlRunner {
     this.pump();
   }
 
+  /**
+   * Live state of every host this run has met: in flight, next eligible time, and why it waits
+   * (robots.txt pending comes from the robots cache; delays from the frontier).
+   */
+  hostStates(): HostState[] {
+    const now = this.now();
+    return this.frontier.hostStates(now).map((state) => {
+      const robotsReason = this.robots?.waitingReason(`http://${state.host}`) ?? this.robots?.waitingReason(`https://${state.host}`) ?? null;
+      return robotsReason && state.waitingReason === null ? { ...state, waitingReason: robotsReason } : state;
+    });
+  }
+
   /** Current counters. */
   progress(): CrawlProgress {
     const counts = this.frontier.counts();
@@ -195,6 +209,7 @@ export class CrawlRunner {
       pagesPerSecond: Math.round((this.completions.length * 1000 * 10) / windowMs) / 10,
       elapsedMs: now - this.startedAtMs,
       refusedByRule: { ...this.refusals },
+      duplicates: this.duplicates,
     };
   }
 
@@ -315,7 +330,7 @@ export class CrawlRunner {
         return false;
       }
       case 'retry-later':
-        this.frontier.requeue(url, { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now });
+        this.frontier.requeue(url, { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now, extraDelayReason: 'robots.txt unavailable, retrying' });
         return false;
       default: {
         const exhaustive: never = decision;
@@ -428,7 +443,7 @@ export class CrawlRunner {
   private recordFailure(url: ClaimedUrl, message: Extract<PoolMessage, { type: 'failed' }>, nowMs: number, extraDelayMs: number): void {
     const disposition = { fetchMs: message.fetchMs, nowMs, extraDelayMs };
     if (CrawlRunner.TRANSIENT.has(message.error.code) && url.attempts < this.options.settings.maxRetries) {
-      this.frontier.requeue(url, { ...disposition, extraDelayMs: Math.max(extraDelayMs, 1000 * 2 ** url.attempts) });
+      this.frontier.requeue(url, { ...disposition, extraDelayMs: Math.max(extraDelayMs, 1000 * 2 ** url.attempts), extraDelayReason: 'Retry-After backoff' });
       return;
     }
     this.frontier.fail(url, message.error, disposition);
@@ -440,7 +455,7 @@ export class CrawlRunner {
     // the whole host wait that long (capped at maxDelayMs).
     if ((page.status === 429 || page.status === 503) && url.attempts < settings.maxRetries) {
       const waitMs = Math.min(settings.maxDelayMs, retryAfterMs(page.retryAfter, now) ?? 1000 * 2 ** url.attempts);
-      this.frontier.requeue(url, { fetchMs: page.fetchMs, nowMs: now, extraDelayMs: Math.max(waitMs, crawlDelayMs) });
+      this.frontier.requeue(url, { fetchMs: page.fetchMs, nowMs: now, extraDelayMs: Math.max(waitMs, crawlDelayMs), extraDelayReason: 'Retry-After backoff' });
       return;
     }
     this.repository.insertPage(crawlId, {

@@ -52,6 +52,21 @@ export interface Disposition {
   httpStatus?: number | null;
   /** A host-specific wait the server asked for (Retry-After) or robots Crawl-delay, already capped. */
   extraDelayMs?: number;
+  /** What `extraDelayMs` is, for the host's waiting reason. @default 'robots Crawl-delay' */
+  extraDelayReason?: HostWaitReason;
+}
+
+/** Why a host is not fetched from right now, in the words the Frontier view shows. */
+export type HostWaitReason = 'politeness delay' | 'robots Crawl-delay' | 'Retry-After backoff' | 'robots.txt pending' | 'robots.txt unavailable, retrying' | 'connection limit';
+
+/** Live state of one host's back queue. */
+export interface HostState {
+  host: string;
+  inFlight: number;
+  /** Epoch ms the host may next be fetched from. */
+  nextEligibleAtMs: number;
+  /** Why it waits at `nowMs`, or null when it is eligible now (or has nothing to do). */
+  waitingReason: HostWaitReason | null;
 }
 
 /**
@@ -78,6 +93,8 @@ export interface FrontierStore {
 
 interface HostQueue {
   host: string;
+  /** What set `nextEligibleAtMs`. */
+  delayReason: HostWaitReason;
   /** Pending URLs read ahead from SQLite, in priority order; at most REFILL_BATCH. */
   buffer: ClaimedUrl[];
   /** True when the last refill found no more pending rows for this host. */
@@ -231,6 +248,18 @@ export class SqliteFrontier implements FrontierStore {
     return { ...this.countsValue };
   }
 
+  /** Live back-queue state of every host seen by this run (memory: one entry per host). */
+  hostStates(nowMs: number): HostState[] {
+    const states: HostState[] = [];
+    for (const queue of this.hosts.values()) {
+      let waitingReason: HostWaitReason | null = null;
+      if (queue.nextEligibleAtMs > nowMs) waitingReason = queue.delayReason;
+      else if (queue.inFlight >= this.policy.maxInFlightPerHost) waitingReason = 'connection limit';
+      states.push({ host: queue.host, inFlight: queue.inFlight, nextEligibleAtMs: queue.nextEligibleAtMs, waitingReason });
+    }
+    return states;
+  }
+
   /** The politeness delay after a fetch that took `fetchMs`. */
   politenessDelayMs(fetchMs: number, extraDelayMs = 0): number {
     const { minDelayMs, maxDelayMs, delayFactor } = this.policy;
@@ -242,14 +271,18 @@ export class SqliteFrontier implements FrontierStore {
     const queue = this.queueFor(url.host);
     queue.inFlight -= 1;
     const eligibleAt = disposition.nowMs + this.politenessDelayMs(disposition.fetchMs, disposition.extraDelayMs);
-    queue.nextEligibleAtMs = Math.max(queue.nextEligibleAtMs, eligibleAt);
+    if (eligibleAt > queue.nextEligibleAtMs) {
+      queue.nextEligibleAtMs = eligibleAt;
+      const politeMs = Math.max(this.policy.minDelayMs, this.policy.delayFactor * disposition.fetchMs);
+      queue.delayReason = (disposition.extraDelayMs ?? 0) > politeMs ? (disposition.extraDelayReason ?? 'robots Crawl-delay') : 'politeness delay';
+    }
     this.wake(queue, queue.nextEligibleAtMs);
   }
 
   private queueFor(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { host, buffer: [], exhausted: false, inFlight: 0, nextEligibleAtMs: 0, inHeap: false };
+      queue = { host, delayReason: 'politeness delay', buffer: [], exhausted: false, inFlight: 0, nextEligibleAtMs: 0, inHeap: false };
       this.hosts.set(host, queue);
     }
     return queue;

@@ -1,4 +1,5 @@
 import type { ErrorInfo } from '../../../shared/types/result';
+import type { HostWaitReason } from './frontier';
 import type { RobotsResult } from './protocol';
 import { RobotsTxt } from './robots';
 
@@ -100,11 +101,11 @@ export class RobotsCache {
   }
 
   /** Why an origin's URLs are waiting, for the Frontier view; null when nothing robots-related holds them. */
-  waitingReason(origin: string): string | null {
+  waitingReason(origin: string): HostWaitReason | null {
     const entry = this.origins.get(origin);
     if (!entry) return null;
     if (entry.state === 'fetching') return 'robots.txt pending';
-    if (entry.state === 'failed') return `robots.txt unavailable (${entry.error.code}), retrying`;
+    if (entry.state === 'failed') return 'robots.txt unavailable, retrying';
     return null;
   }
 }

@@ -156,6 +156,14 @@ export class CrawlRepository {
     return Object.fromEntries(rows.map((row) => [row.rule, row.n]));
   }
 
+  /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
+  duplicateCount(crawlId: number): number {
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE g.crawl_id = ? AND m.url_id != g.first_url_id`)
+      .pluck()
+      .get(crawlId) as number;
+  }
+
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
     const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };

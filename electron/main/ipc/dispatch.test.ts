@@ -40,6 +40,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       pagesPerSecond: 2.5,
       elapsedMs: 1_200,
       refusedByRule: { scope: 2 },
+      duplicates: 0,
     })),
     'frontier.queryUrls': vi.fn<IpcHandlers['frontier.queryUrls']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
   };

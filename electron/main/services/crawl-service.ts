@@ -9,6 +9,11 @@ import { createCrawlIdentifier } from './url-services';
 export interface CrawlServiceOptions {
   hostOverrides?: readonly HostOverride[];
   closedResolver?: boolean;
+  /**
+   * The app's saved defaults for new crawls (Settings view: normalization profile, TLD lists,
+   * ignored extensions, …), read at each start; a crawl's own values win.
+   */
+  defaults?: () => Partial<CrawlSettings>;
 }
 
 /**
@@ -47,7 +52,7 @@ export class CrawlService {
    */
   start(seeds: readonly string[], input?: Partial<CrawlSettings>): { crawlId: number; done: Promise<CrawlSummary> } {
     const validSeeds = validateSeeds(seeds);
-    const settings = effectiveSettings(input, this.options);
+    const settings = effectiveSettings({ ...this.options.defaults?.(), ...input }, this.options);
     const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
     return { crawlId, done: this.run(crawlId, validSeeds, settings) };
   }
@@ -68,11 +73,30 @@ export class CrawlService {
   }
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
-    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify: createCrawlIdentifier(), listener: this.listener });
+    const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
+    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify, listener: this.listener });
     const done = runner.run().finally(() => this.running.delete(crawlId));
     done.catch(() => undefined);
     this.running.set(crawlId, { runner, done });
     return done;
+  }
+
+  /** Pauses a running crawl: in-flight fetches finish and are recorded; `resume` continues it. @returns false when it was not running */
+  pause(crawlId: number): boolean {
+    const entry = this.running.get(crawlId);
+    if (!entry) return false;
+    entry.runner.stop('paused');
+    return true;
+  }
+
+  /** True while the crawl runs in this process. */
+  isRunning(crawlId: number): boolean {
+    return this.running.has(crawlId);
+  }
+
+  /** Live host states of a running crawl (empty when it is not running). */
+  liveHostStates(crawlId: number): ReturnType<CrawlRunner['hostStates']> {
+    return this.running.get(crawlId)?.runner.hostStates() ?? [];
   }
 
   /** Stops a running crawl. @returns false when it was not running */
@@ -92,7 +116,7 @@ export class CrawlService {
     const entry = this.running.get(crawlId);
     if (entry) return entry.runner.progress();
     const summary = this.repository.getCrawl(crawlId);
-    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs, refusedByRule: this.repository.refusalCounts(crawlId) };
+    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs, refusedByRule: this.repository.refusalCounts(crawlId), duplicates: this.repository.duplicateCount(crawlId) };
   }
 
   get repositoryForQueries(): CrawlRepository {
