@@ -4,7 +4,12 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'zlib', 'dns', 'util', 'events'];
+// Bare built-in names are exact paths (a gitignore-style pattern 'url' would also match ../url/).
+const bareBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'zlib', 'dns', 'util', 'events'];
+const builtinRule = (message) => ({
+  paths: [noElectron, ...bareBuiltins.map((name) => ({ name, message }))],
+  patterns: [{ group: ['node:*'], message }],
+});
 const noElectron = { name: 'electron', message: 'Only the Electron shell (electron/main/index.ts, window.ts, ipc/electron-ipc.ts, electron/preload) may import electron.' };
 
 export default tseslint.config(
@@ -23,14 +28,14 @@ export default tseslint.config(
     files: ['shared/**/*.ts'],
     languageOptions: { globals: {} },
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: nodeBuiltins, message: 'shared/ runs in main, workers and the renderer: no Node built-ins.' }] }],
+      'no-restricted-imports': ['error', builtinRule('shared/ runs in main, workers and the renderer: no Node built-ins.')],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: nodeBuiltins, message: 'The renderer talks to main over the IPC contract only: no Node built-ins.' }] }],
+      'no-restricted-imports': ['error', builtinRule('The renderer talks to main over the IPC contract only: no Node built-ins.')],
     },
   },
   {
