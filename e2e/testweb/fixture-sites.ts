@@ -35,6 +35,16 @@ function gzipBomb(): Buffer {
   return bomb;
 }
 
+/** ~300 words drawn deterministically from a 120-word vocabulary (a long article for near-duplicates). */
+const ARTICLE = (() => {
+  const vocabulary = Array.from({ length: 120 }, (_, i) => `term${i.toString(36)}`);
+  let state = 7;
+  return Array.from({ length: 300 }, () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return vocabulary[state % vocabulary.length];
+  }).join(' ');
+})();
+
 const PROSE = `The quick brown fox jumps over the lazy dog while the crawler reads every word of this page about
 foxes dogs and the habits of animals in the forest near the river where the old mill stands beside the bridge`;
 
@@ -100,13 +110,14 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/item;jsessionid=XYZ': page('Item', 'same item'),
     '/other': page('Other', '<a href="/other?id=2&utm_campaign=x">self</a>'),
   },
-  // Duplicate content under different URLs, and near-duplicates.
+  // Duplicate content under different URLs, and near-duplicates. Known groups: exact {/a.html,
+  // /a-copy.html}; near {/near-1.html, /near-2.html} (the last sentence differs; estimated Jaccard 0.97).
   'dup.test': {
     '/': page('Dup', '<a href="/a.html">a</a> <a href="/a-copy.html">copy</a> <a href="/near-1.html">n1</a> <a href="/near-2.html">n2</a> <a href="/different.html">d</a>'),
     '/a.html': page('Story', `<p>${PROSE}</p>`),
-    '/a-copy.html': page('Story (copy)', `<p>${PROSE}</p>`),
-    '/near-1.html': page('Near', `<p>${PROSE} and then the story ends with one sentence.</p>`),
-    '/near-2.html': page('Near', `<p>${PROSE} and then the story ends with another line.</p>`),
+    '/a-copy.html': page('Story (copy)', `<div><p>${PROSE}</p></div>`),
+    '/near-1.html': page('Near', `<p>${ARTICLE}</p><p>Filed by the night clerk on Monday.</p>`),
+    '/near-2.html': page('Near', `<p>${ARTICLE}</p><p>Signed by the day judge on Friday.</p>`),
     '/different.html': page('Different', '<p>Completely unrelated text about databases, indexes, transactions and checkpoints in storage engines.</p>'),
   },
   // Hostile responses: slow, reset, huge, a decompression bomb, binary served as HTML.

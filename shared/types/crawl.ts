@@ -93,6 +93,8 @@ export interface CrawlSettings {
   normalizationProfile: NormalizationProfile;
   /** Registrable-domain configuration (seed 000 lists or PSL mode) for scope and domain filters. */
   tld: TldConfig;
+  /** Two pages whose shingle sets have at least this estimated Jaccard similarity are near-duplicates (IIR 19.6). */
+  nearDuplicateThreshold: number;
 }
 
 /**
@@ -132,6 +134,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   excludeDomains: [],
   normalizationProfile: PROFILES.standard,
   tld: DEFAULT_TLD_CONFIG,
+  nearDuplicateThreshold: 0.9,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

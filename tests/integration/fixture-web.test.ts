@@ -176,3 +176,28 @@ describe('fixture web: what a user sees for each edge case', () => {
     db.close();
   });
 });
+
+describe('fixture web: duplicate content (seed 003 content-seen test)', () => {
+  it('groups exact duplicates by fingerprint and near-duplicates by MinHash, leaving unrelated pages alone', async () => {
+    const c = await crawl('dup.test');
+    const groups = c.db
+      .prepare(
+        `SELECT g.kind AS kind, group_concat(substr(u.url, length('http://dup.test') + 1), ' ') AS members, min(m.similarity) AS minSimilarity
+         FROM content_groups g JOIN content_group_members m ON m.group_id = g.id JOIN urls u ON u.id = m.url_id
+         WHERE g.crawl_id = ? GROUP BY g.id ORDER BY g.kind`,
+      )
+      .all(c.crawlId) as { kind: string; members: string; minSimilarity: number }[];
+    expect(groups.map((g) => ({ kind: g.kind, members: g.members.split(' ').sort() }))).toEqual([
+      { kind: 'exact', members: ['/a-copy.html', '/a.html'] },
+      { kind: 'near', members: ['/near-1.html', '/near-2.html'] },
+    ]);
+    expect(groups[1]!.minSimilarity).toBeGreaterThanOrEqual(0.9);
+    expect(groups[1]!.minSimilarity).toBeLessThan(1);
+    expect(c.db.prepare(`SELECT COUNT(DISTINCT fingerprint) FROM pages WHERE crawl_id = ?`).pluck().get(c.crawlId)).toBe(5);
+  });
+
+  it('a stricter threshold than the pair reaches keeps the near-duplicates apart', async () => {
+    const c = await crawl('dup.test', { nearDuplicateThreshold: 1 });
+    expect(c.db.prepare(`SELECT kind FROM content_groups WHERE crawl_id = ?`).pluck().all(c.crawlId)).toEqual(['exact']);
+  });
+});

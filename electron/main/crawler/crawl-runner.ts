@@ -7,7 +7,8 @@ import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate, type HostState
 import type { FromWorker, PageResult } from './protocol';
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
-import { compileLinkRules, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { ContentDedupe, sketchToBlob } from './content-dedupe';
+import { compileLinkRules, linkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { RobotsCache } from './robots-cache';
 import { retryAfterMs } from './retry-after';
 import { scopeSeeds } from './scope';
@@ -73,6 +74,7 @@ export class CrawlRunner {
   private readonly repository: CrawlRepository;
   private readonly frontier: SqliteFrontier;
   private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
+  private readonly contentDedupe: ContentDedupe;
   private readonly allowedProtocols: Set<string>;
   /** Links refused per rule in this run (persisted per link in `links.refused_by`). */
   private readonly refusals: Record<string, number> = {};
@@ -121,6 +123,8 @@ export class CrawlRunner {
     });
     this.linkRules = compileLinkRules(options.settings, seeds);
     this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
+    this.contentDedupe = new ContentDedupe(options.db, options.crawlId, { threshold: options.settings.nearDuplicateThreshold });
+    this.duplicates = this.repository.duplicateCount(options.crawlId);
     this.robots = options.settings.obeyRobots
       ? new RobotsCache({
           userAgent: options.settings.userAgent,
@@ -469,7 +473,13 @@ export class CrawlRunner {
       title: page.title,
       redirectChainJson: page.redirectChain.length > 0 ? JSON.stringify(page.redirectChain) : null,
       fetchedAtMs: now,
+      fingerprint: page.content?.fingerprint ?? null,
+      minhash: page.content ? sketchToBlob(page.content.minhash) : null,
+      textChars: page.content?.textChars ?? null,
+      noindex: page.noindex,
     });
+    // Content-seen test (seed 003): only successful pages take part; error pages often share text.
+    if (page.content && page.status < 400 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
     const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status, extraDelayMs: crawlDelayMs };
     if (page.status >= 400) {
       this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
@@ -485,13 +495,8 @@ export class CrawlRunner {
       pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
     };
     for (const link of page.links) {
-      let parsed: URL;
-      try {
-        parsed = new URL(link.url);
-      } catch {
-        refuse(link.url, link.kind, 'invalid-url');
-        continue;
-      }
+      // The worker serialized every link with the WHATWG parser: split it, do not parse it again.
+      const parsed = linkParts(link.url);
       // Scheme first: mailto:/javascript: are never normalized, only counted.
       if (!this.allowedProtocols.has(parsed.protocol)) {
         refuse(link.url, link.kind, 'protocol');

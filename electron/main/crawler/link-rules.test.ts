@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/types/crawl';
-import { compileLinkRules, extensionOf, parseExtensionList, type LinkUnderTest } from './link-rules';
+import { compileLinkRules, extensionOf, linkParts, parseExtensionList, type LinkUnderTest } from './link-rules';
 import { scopeSeeds } from './scope';
 
 const seeds = scopeSeeds(['http://site.test/docs/index.html'], (host) => host.split('.').slice(-2).join('.'));
 
 function test(href: string, settings: Partial<CrawlSettings> = {}, extra: Partial<LinkUnderTest> = {}) {
   const rules = compileLinkRules({ ...DEFAULT_CRAWL_SETTINGS, ...settings }, seeds);
-  const url = new URL(href);
+  const url = linkParts(new URL(href).href);
   return rules({ url, raw: href, registrableDomain: url.hostname.split('.').slice(-2).join('.'), depth: 1, pageNofollow: false, ...extra });
 }
 
@@ -72,13 +72,30 @@ describe('link rules (seed 004)', () => {
   });
 });
 
+describe('linkParts', () => {
+  it.each([
+    'http://a.test/',
+    'http://a.test:8080/x/y.jpg?q=1#frag',
+    'https://user:pw@a.test/p?',
+    'http://[::1]:81/x',
+    'http://a.test/x#y?z',
+    'https://xn--bcher-kva.example/%C3%BC/',
+  ])('agrees with URL for %s', (href) => {
+    const url = new URL(href);
+    expect(linkParts(url.href)).toEqual({ protocol: url.protocol, hostname: url.hostname, origin: url.origin, pathname: url.pathname, search: url.search });
+  });
+  it('keeps the scheme of non-hierarchical links', () => {
+    expect(linkParts('mailto:a@b.test').protocol).toBe('mailto:');
+  });
+});
+
 describe('extension helpers', () => {
   it('parses the pipe-separated list', () => {
     expect([...parseExtensionList(' JPG|png||.zip ')]).toEqual(['jpg', 'png', 'zip']);
   });
   it('reads the last segment extension', () => {
-    expect(extensionOf(new URL('http://a/x/Photo.JPG?s=1'))).toBe('jpg');
-    expect(extensionOf(new URL('http://a/x.tar/'))).toBe('');
-    expect(extensionOf(new URL('http://a/.hidden'))).toBe('');
+    expect(extensionOf(linkParts('http://a/x/Photo.JPG?s=1'))).toBe('jpg');
+    expect(extensionOf(linkParts('http://a/x.tar/'))).toBe('');
+    expect(extensionOf(linkParts('http://a/.hidden'))).toBe('');
   });
 });

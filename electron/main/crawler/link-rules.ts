@@ -32,9 +32,50 @@ export const LINK_RULES: readonly LinkRuleName[] = [
   'max-depth',
 ];
 
+/** The parts of a serialized WHATWG URL the link rules look at. */
+export interface LinkParts {
+  /** Scheme with its colon, lowercase: 'http:'. */
+  protocol: string;
+  /** Host name without port. */
+  hostname: string;
+  /** `scheme://host[:port]`. */
+  origin: string;
+  pathname: string;
+  /** Query with its '?', or '' when there is none. */
+  search: string;
+}
+
+/**
+ * Splits an absolute URL already serialized by the WHATWG parser (as `URL.href` gives it) into the
+ * parts the rules use, without parsing it again.
+ * @example linkParts('http://a.test:8080/x/y.jpg?q#f') // { protocol: 'http:', hostname: 'a.test', origin: 'http://a.test:8080', pathname: '/x/y.jpg', search: '?q' }
+ */
+export function linkParts(href: string): LinkParts {
+  const colon = href.indexOf(':');
+  const protocol = href.slice(0, colon + 1);
+  if (href.startsWith('//', colon + 1)) {
+    const authorityStart = colon + 3;
+    let end = href.length;
+    for (const mark of ['/', '?', '#']) {
+      const at = href.indexOf(mark, authorityStart);
+      if (at !== -1 && at < end) end = at;
+    }
+    const authority = href.slice(authorityStart, end);
+    const at = authority.lastIndexOf('@');
+    const hostPort = at === -1 ? authority : authority.slice(at + 1);
+    const hostname = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.split(':')[0]!;
+    const hash = href.indexOf('#', end);
+    const rest = href.slice(end, hash === -1 ? href.length : hash);
+    const question = rest.indexOf('?');
+    const pathname = question === -1 ? rest : rest.slice(0, question);
+    return { protocol, hostname, origin: `${protocol}//${hostPort}`, pathname: pathname === '' ? '/' : pathname, search: question === -1 || question === rest.length - 1 ? '' : rest.slice(question) };
+  }
+  return { protocol, hostname: '', origin: 'null', pathname: href.slice(colon + 1), search: '' };
+}
+
 /** A discovered link as the rules see it. */
 export interface LinkUnderTest {
-  url: URL;
+  url: LinkParts;
   /** The raw URL string (its length is what `maxUrlLength` limits). */
   raw: string;
   registrableDomain: string | null;
@@ -62,7 +103,7 @@ export function parseExtensionList(list: string): Set<string> {
  * @example extensionOf(new URL('http://a/x/Photo.JPG?s=1')) // 'jpg'
  * @example extensionOf(new URL('http://a/x.tar/')) // ''
  */
-export function extensionOf(url: URL): string {
+export function extensionOf(url: Pick<LinkParts, 'pathname'>): string {
   const segment = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
   const dot = segment.lastIndexOf('.');
   return dot <= 0 ? '' : segment.slice(dot + 1).toLowerCase();

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
+import { minhash, shingleHashes, textWords } from './shingles';
 import type { FetchedResponse } from './fetcher';
 import { parseHtml } from './parse-html';
 import type { DiscoveredLink, PageResult } from './protocol';
@@ -13,6 +15,19 @@ export function isHtml(contentType: string | undefined, body: Uint8Array): boole
   if (contentType) return HTML_TYPES.test(contentType.trim());
   const head = Buffer.from(body.subarray(0, 512)).toString('latin1').toLowerCase();
   return head.includes('<html') || head.includes('<!doctype html');
+}
+
+/** Fingerprint and MinHash sketch of a page's visible text; null when it has no words. */
+export function fingerprintText(text: string): PageResult['content'] {
+  const words = textWords(text);
+  if (words.length === 0) return null;
+  const normalized = words.join(' ');
+  return {
+    fingerprint: createHash('sha256').update(normalized).digest('hex'),
+    minhash: minhash(shingleHashes(words)),
+    words: words.length,
+    textChars: normalized.length,
+  };
 }
 
 /**
@@ -35,6 +50,7 @@ export function processFetch(response: FetchedResponse): PageResult {
     nofollow: false,
     noindex: false,
     retryAfter: response.headers['retry-after'] ?? null,
+    content: null,
   };
   if (!isHtml(response.contentType, response.body)) return base;
 
@@ -50,6 +66,9 @@ export function processFetch(response: FetchedResponse): PageResult {
     }
   }
   const links: DiscoveredLink[] = [];
+  // The same href of the same kind twice on a page is one link (navigation repeats itself);
+  // dropping repeats here saves the message and the writer thread work, and loses nothing.
+  const seen = new Set<string>();
   let unresolvable = 0;
   for (const link of parsed.links) {
     let url: URL;
@@ -61,10 +80,15 @@ export function processFetch(response: FetchedResponse): PageResult {
     }
     // Other schemes (mailto:, javascript:, data:) go on to the link rules, which count them under
     // "protocol"; long data: URLs are cut, the rules only need their scheme.
-    links.push({ url: url.protocol === 'http:' || url.protocol === 'https:' ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS), kind: link.kind });
+    const href = url.protocol === 'http:' || url.protocol === 'https:' ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS);
+    const key = link.kind === 'a' ? href : `${link.kind} ${href}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    links.push({ url: href, kind: link.kind });
   }
   return {
     ...base,
+    content: fingerprintText(parsed.text),
     title: parsed.title,
     links,
     unresolvableLinks: unresolvable,

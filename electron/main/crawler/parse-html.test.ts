@@ -155,3 +155,20 @@ describe('parseHtml', () => {
     });
   });
 });
+
+describe('parseHtml visible text (for content fingerprints)', () => {
+  it('keeps body text and drops script, style, noscript, template and the head', () => {
+    const { text } = parseHtml(
+      '<html><head><title>T</title><style>p{}</style><script>var x = 1</script></head><body><p>Hello</p><script>alert(1)</script><noscript>no</noscript><template>tpl</template><p>world</p></body></html>',
+    );
+    expect(text.replace(/\s+/g, ' ').trim()).toBe('Hello world');
+  });
+
+  it('finds the body text when </head> is missing', () => {
+    expect(parseHtml('<html><head><title>x</title><body>visible text').text.trim()).toBe('visible text');
+  });
+
+  it('caps the kept text at maxTextChars', () => {
+    expect(parseHtml(`<p>${'word '.repeat(1000)}</p>`, { maxTextChars: 100 }).text.length).toBe(100);
+  });
+});

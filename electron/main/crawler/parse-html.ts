@@ -19,12 +19,19 @@ export interface ParsedHtml {
   metaRobots: { noindex: boolean; nofollow: boolean };
   /** True when the page had more links than `maxLinks`; the rest were not kept. */
   linksTruncated: boolean;
+  /** Visible text (outside script, style, noscript, template, head), whitespace-joined, at most `maxTextChars`. */
+  text: string;
 }
 
 export interface ParseOptions {
   /** Links kept per page. @default 200_000 */
   maxLinks?: number;
+  /** Visible text kept per page, in characters. @default 2_000_000 */
+  maxTextChars?: number;
 }
+
+/** Elements whose text a reader never sees. */
+const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object']);
 
 const TITLE_MAX_CHARS = 1024;
 
@@ -37,9 +44,13 @@ const TITLE_MAX_CHARS = 1024;
  */
 export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml {
   const maxLinks = options.maxLinks ?? 200_000;
-  const result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false };
+  const maxTextChars = options.maxTextChars ?? 2_000_000;
+  const result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
   let inTitle = false;
   let titleText = '';
+  let hiddenDepth = 0;
+  const textParts: string[] = [];
+  let textChars = 0;
 
   const addLink = (href: string | undefined, kind: LinkKind): void => {
     if (href === undefined) return;
@@ -55,6 +66,7 @@ export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml 
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        if (HIDDEN.has(name)) hiddenDepth += 1;
         switch (name) {
           case 'a':
           case 'area':
@@ -86,8 +98,13 @@ export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml 
       },
       ontext(text) {
         if (inTitle && titleText.length < TITLE_MAX_CHARS) titleText += text;
+        if (hiddenDepth === 0 && textChars < maxTextChars) {
+          textParts.push(text);
+          textChars += text.length + 1;
+        }
       },
       onclosetag(name) {
+        if (HIDDEN.has(name) && hiddenDepth > 0) hiddenDepth -= 1;
         if (name === 'title' && inTitle) {
           inTitle = false;
           result.title = titleText.replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
@@ -97,6 +114,7 @@ export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml 
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
+  result.text = textParts.join(' ').slice(0, maxTextChars);
   if (inTitle) result.title = titleText.replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
   return result;
 }

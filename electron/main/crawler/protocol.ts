@@ -56,6 +56,19 @@ export interface PageResult {
   nofollow: boolean;
   noindex: boolean;
   retryAfter: string | null;
+  /** Content fingerprints of the visible text (HTML pages with text only). */
+  content: PageContent | null;
+}
+
+/** What the content-seen test needs of a page (IIR 20.2: "Doc FP's"; IIR 19.6 shingles). */
+export interface PageContent {
+  /** SHA-256 (hex) of the normalized visible text. */
+  fingerprint: string;
+  /** MinHash sketch of the text's 4-word shingles (MINHASH_SIZE unsigned 32-bit values). */
+  minhash: Uint32Array;
+  /** Words in the normalized text. */
+  words: number;
+  textChars: number;
 }
 
 /** Worker → scheduler. */

@@ -29,7 +29,7 @@ export function scopeSeeds(seeds: readonly string[], domainOf: (host: string) =>
  * True when a link stays inside the crawl's scope.
  * @example inScope('directory', new URL('http://a.test/docs/x.html'), null, seedsOf(['http://a.test/docs/'])) // true
  */
-export function inScope(scope: CrawlScope, url: URL, registrableDomain: string | null, seeds: ScopeSeeds): boolean {
+export function inScope(scope: CrawlScope, url: { hostname: string; origin: string; pathname: string }, registrableDomain: string | null, seeds: ScopeSeeds): boolean {
   switch (scope) {
     case 'any':
       return true;

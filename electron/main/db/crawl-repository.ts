@@ -14,6 +14,12 @@ export interface PageRecord {
   title: string | null;
   redirectChainJson: string | null;
   fetchedAtMs: number;
+  /** SHA-256 (hex) of the normalized visible text; null for pages without text. */
+  fingerprint: string | null;
+  /** MinHash sketch BLOB; null for pages without text. */
+  minhash: Buffer | null;
+  textChars: number | null;
+  noindex: boolean;
 }
 
 /** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
@@ -55,8 +61,9 @@ export class CrawlRepository {
 
   constructor(readonly db: Database) {
     this.insertPageStatement = db.prepare(
-      `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
+                                     fingerprint, minhash, text_chars, noindex)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
     this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
@@ -105,6 +112,10 @@ export class CrawlRepository {
       page.title,
       page.redirectChainJson,
       page.fetchedAtMs,
+      page.fingerprint,
+      page.minhash,
+      page.textChars,
+      page.noindex ? 1 : 0,
     );
   }
 

@@ -1,0 +1,106 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { PageContent } from './protocol';
+import { bandBuckets, estimatedJaccard } from './shingles';
+
+/** How a page's content relates to earlier pages of the crawl. */
+export type ContentVerdict =
+  | { kind: 'unique' }
+  | { kind: 'exact'; groupId: number; duplicateOf: number }
+  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
+
+export interface ContentDedupeOptions {
+  /** Estimated Jaccard similarity at or above which two pages are near-duplicates. */
+  threshold: number;
+  /** Pages with fewer words are only compared exactly (tiny pages are trivially "similar"). @default 20 */
+  minWordsForNear?: number;
+  /** Candidates verified per page at most (a bucket of boilerplate pages can be large). @default 64 */
+  maxCandidates?: number;
+}
+
+/**
+ * The content-seen test (seed 003, IIR 20.2 "Doc FP's"; IIR 19.6 near-duplicates), run on the
+ * writer thread inside the crawl's commit transaction. Exact duplicates share a SHA-256 fingerprint
+ * of normalized visible text; near-duplicates are found through LSH band buckets of MinHash
+ * sketches and confirmed by estimated Jaccard ≥ threshold. Groups and members are stored
+ * (content_groups / content_group_members); a member's similarity is to the group's first page.
+ */
+export class ContentDedupe {
+  private readonly byFingerprint: Statement;
+  private readonly exactGroup: Statement;
+  private readonly insertGroup: Statement;
+  private readonly insertMember: Statement;
+  private readonly bucketMembers: Statement;
+  private readonly insertBand: Statement;
+  private readonly sketchOf: Statement;
+  private readonly nearGroupOf: Statement;
+
+  constructor(
+    db: Database,
+    private readonly crawlId: number,
+    private readonly options: ContentDedupeOptions,
+  ) {
+    this.byFingerprint = db.prepare(`SELECT url_id FROM pages WHERE crawl_id = ? AND fingerprint = ? AND url_id != ? ORDER BY url_id LIMIT 1`).pluck();
+    this.exactGroup = db.prepare(`SELECT id FROM content_groups WHERE crawl_id = ? AND kind = 'exact' AND fingerprint = ?`).pluck();
+    this.insertGroup = db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, ?)`);
+    this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
+    this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT 256`).pluck();
+    this.insertBand = db.prepare(`INSERT INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES (?, ?, ?, ?)`);
+    this.sketchOf = db.prepare(`SELECT minhash FROM pages WHERE url_id = ?`).pluck();
+    this.nearGroupOf = db.prepare(
+      `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
+    );
+  }
+
+  /**
+   * Classifies a page whose row (with fingerprint and sketch) is already written, records its
+   * group membership, and indexes its sketch for later pages.
+   */
+  record(urlId: number, content: PageContent, nowMs: number): ContentVerdict {
+    const original = this.byFingerprint.get(this.crawlId, content.fingerprint, urlId) as number | undefined;
+    if (original !== undefined) {
+      let groupId = this.exactGroup.get(this.crawlId, content.fingerprint) as number | undefined;
+      if (groupId === undefined) {
+        groupId = Number(this.insertGroup.run(this.crawlId, 'exact', content.fingerprint, original, nowMs).lastInsertRowid);
+        this.insertMember.run(groupId, original, 1);
+      }
+      this.insertMember.run(groupId, urlId, 1);
+      return { kind: 'exact', groupId, duplicateOf: original };
+    }
+    const buckets = bandBuckets(content.minhash);
+    let best: { urlId: number; similarity: number } | null = null;
+    if (content.words >= (this.options.minWordsForNear ?? 20)) {
+      const seen = new Set<number>();
+      for (let band = 0; band < buckets.length && seen.size < (this.options.maxCandidates ?? 64); band += 1) {
+        for (const candidate of this.bucketMembers.all(this.crawlId, band, buckets[band], urlId) as number[]) {
+          if (seen.has(candidate)) continue;
+          seen.add(candidate);
+          const similarity = estimatedJaccard(content.minhash, sketchFrom(this.sketchOf.get(candidate) as Buffer | null));
+          if (similarity >= this.options.threshold && (!best || similarity > best.similarity)) best = { urlId: candidate, similarity };
+        }
+      }
+    }
+    buckets.forEach((bucket, band) => this.insertBand.run(this.crawlId, band, bucket, urlId));
+    if (!best) return { kind: 'unique' };
+    const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
+    if (existing) {
+      const first = sketchFrom(this.sketchOf.get(existing.firstUrlId) as Buffer | null);
+      const similarity = existing.firstUrlId === best.urlId ? best.similarity : estimatedJaccard(content.minhash, first);
+      this.insertMember.run(existing.id, urlId, similarity);
+      return { kind: 'near', groupId: existing.id, duplicateOf: existing.firstUrlId, similarity };
+    }
+    const groupId = Number(this.insertGroup.run(this.crawlId, 'near', null, best.urlId, nowMs).lastInsertRowid);
+    this.insertMember.run(groupId, best.urlId, 1);
+    this.insertMember.run(groupId, urlId, best.similarity);
+    return { kind: 'near', groupId, duplicateOf: best.urlId, similarity: best.similarity };
+  }
+}
+
+/** A sketch stored as a BLOB of little-endian uint32 values. */
+export function sketchToBlob(sketch: Uint32Array): Buffer {
+  return Buffer.from(sketch.buffer, sketch.byteOffset, sketch.byteLength);
+}
+
+function sketchFrom(blob: Buffer | null): Uint32Array {
+  if (!blob) return new Uint32Array(0);
+  return new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
