@@ -16,9 +16,21 @@ import type { UrlIdentity } from './url-identity';
 import { WorkerPool, type PoolMessage } from './worker-pool';
 import type { Result } from '../../../shared/types/result';
 
+/** The housekeeping thread's report (IIR 20.2: wakes every few seconds to log progress). */
+export interface HousekeepingStats extends CrawlProgress {
+  /** URLs pending or in flight. */
+  frontierSize: number;
+  /** Hosts with a request in flight now. */
+  activeHosts: number;
+  /** Hosts this run has met. */
+  knownHosts: number;
+}
+
 /** Callbacks a crawl reports through; the service turns them into IPC events, the CLI into stderr lines. */
 export interface CrawlListener {
   onProgress?(progress: CrawlProgress): void;
+  /** Every second while the crawl runs. */
+  onHousekeeping?(stats: HousekeepingStats): void;
   onFinish?(summary: CrawlSummary): void;
 }
 
@@ -99,6 +111,7 @@ export class CrawlRunner {
   /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
   private readonly crawlDelayByHost = new Map<string, number>();
   private progressTimer: NodeJS.Timeout | null = null;
+  private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
   private startedAtMs = 0;
   private finished: ((summary: CrawlSummary) => void) | null = null;
@@ -174,6 +187,7 @@ export class CrawlRunner {
       this.failedRun = reject;
     });
     this.progressTimer = setInterval(() => this.reportProgress(false), this.options.progressIntervalMs ?? 250);
+    this.housekeepingTimer = setInterval(() => this.options.listener?.onHousekeeping?.(this.housekeeping()), 1000);
     this.pump();
     return done;
   }
@@ -195,6 +209,18 @@ export class CrawlRunner {
       const robotsReason = this.robots?.waitingReason(`http://${state.host}`) ?? this.robots?.waitingReason(`https://${state.host}`) ?? null;
       return robotsReason && state.waitingReason === null ? { ...state, waitingReason: robotsReason } : state;
     });
+  }
+
+  /** The housekeeping report: progress plus frontier size and host activity. */
+  housekeeping(): HousekeepingStats {
+    const progress = this.progress();
+    const hosts = this.frontier.hostStates(this.now());
+    return {
+      ...progress,
+      frontierSize: progress.queued + progress.inFlight,
+      activeHosts: hosts.filter((host) => host.inFlight > 0).length,
+      knownHosts: hosts.length,
+    };
   }
 
   /** Current counters. */
@@ -553,6 +579,7 @@ export class CrawlRunner {
     if (!resolve) return;
     this.finished = null;
     if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.housekeepingTimer) clearInterval(this.housekeepingTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.commit();
     await this.pool?.shutdown();

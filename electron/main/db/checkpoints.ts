@@ -97,6 +97,12 @@ export function restoreCheckpoint(dbFile: string, checkpoint: CheckpointInfo): v
   fs.copyFileSync(checkpoint.file, dbFile);
 }
 
+/** Deletes a checkpoint's row and its snapshot file. */
+export function deleteCheckpoint(db: Database, checkpoint: CheckpointInfo): void {
+  db.prepare(`DELETE FROM checkpoints WHERE crawl_id = ? AND name = ?`).run(checkpoint.crawlId, checkpoint.name);
+  fs.rmSync(checkpoint.file, { force: true });
+}
+
 /** Records checkpoint rows that are missing (after a restore); existing names are left alone. */
 export function recordCheckpoints(db: Database, checkpoints: readonly CheckpointInfo[]): void {
   const insert = db.prepare(

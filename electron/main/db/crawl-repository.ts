@@ -167,6 +167,25 @@ export class CrawlRepository {
     return Object.fromEntries(rows.map((row) => [row.rule, row.n]));
   }
 
+  /**
+   * Seed 004's "Clear Error Cache": every URL in state error goes back to pending, so the next
+   * run tries it again (a robots-disallowed URL is checked against robots.txt again, not fetched).
+   * @returns how many URLs were re-queued
+   */
+  requeueErrors(crawlId: number): number {
+    return this.db.prepare(`UPDATE urls SET state = 'pending', error_code = NULL, error_reason = NULL, attempts = 0 WHERE crawl_id = ? AND state = 'error'`).run(crawlId)
+      .changes;
+  }
+
+  /**
+   * Re-queues pages fetched before `nowMs - olderThanMs` (continuous crawling, IIR 20.2: a URL may
+   * be back in the frontier for re-fetching). @returns how many URLs were re-queued
+   */
+  requeueOlderThan(crawlId: number, olderThanMs: number, nowMs: number): number {
+    return this.db.prepare(`UPDATE urls SET state = 'pending', attempts = 0 WHERE crawl_id = ? AND state = 'done' AND fetched_at_ms < ?`).run(crawlId, nowMs - olderThanMs)
+      .changes;
+  }
+
   /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
   duplicateCount(crawlId: number): number {
     return this.db

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
+import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../db/checkpoints';
 import { CrawlRepository } from '../db/crawl-repository';
 import { CrawlRunner, validateSeeds, type CrawlListener } from '../crawler/crawl-runner';
 import { createCrawlIdentifier } from './url-services';
@@ -14,7 +15,12 @@ export interface CrawlServiceOptions {
    * ignored extensions, …), read at each start; a crawl's own values win.
    */
   defaults?: () => Partial<CrawlSettings>;
+  /** Take a named checkpoint `auto-<time>` this often while a crawl runs (file databases only; the 3 newest are kept). */
+  autoCheckpointMs?: number;
 }
+
+/** Automatic checkpoints kept per crawl. */
+const AUTO_CHECKPOINTS_KEPT = 3;
 
 /**
  * Settings of a new crawl: defaults, then the client's values, then the process's resolver
@@ -75,10 +81,29 @@ export class CrawlService {
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
     const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify, listener: this.listener });
-    const done = runner.run().finally(() => this.running.delete(crawlId));
+    const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
+    const done = runner.run().finally(() => {
+      if (timer) clearInterval(timer);
+      this.running.delete(crawlId);
+    });
     done.catch(() => undefined);
     this.running.set(crawlId, { runner, done });
     return done;
+  }
+
+  /**
+   * Re-queues a stopped crawl's error URLs ("Clear error cache", seed 004) and/or its pages
+   * fetched more than `refreshOlderThanMs` ago; `resume` then fetches them.
+   * @returns counts re-queued
+   * @throws CodedError CRAWL_RUNNING (stop it first), CRAWL_NOT_FOUND
+   */
+  requeue(crawlId: number, options: { errors?: boolean; refreshOlderThanMs?: number }): { errors: number; refreshed: number } {
+    if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is running: stop or pause it first`);
+    this.repository.getCrawl(crawlId);
+    return this.db.transaction(() => ({
+      errors: options.errors ? this.repository.requeueErrors(crawlId) : 0,
+      refreshed: options.refreshOlderThanMs === undefined ? 0 : this.repository.requeueOlderThan(crawlId, options.refreshOlderThanMs, Date.now()),
+    }))();
   }
 
   /** Pauses a running crawl: in-flight fetches finish and are recorded; `resume` continues it. @returns false when it was not running */
@@ -121,6 +146,18 @@ export class CrawlService {
 
   get repositoryForQueries(): CrawlRepository {
     return this.repository;
+  }
+
+  /** Takes an `auto-…` checkpoint and drops automatic ones beyond the newest AUTO_CHECKPOINTS_KEPT. Failures are reported, never thrown. */
+  private async autoCheckpoint(crawlId: number): Promise<void> {
+    try {
+      const name = `auto-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await createCheckpoint(this.db, crawlId, name);
+      const autos = listCheckpoints(this.db, crawlId).filter((c) => c.name.startsWith('auto-'));
+      for (const old of autos.slice(AUTO_CHECKPOINTS_KEPT)) deleteCheckpoint(this.db, old);
+    } catch (error) {
+      process.emitWarning(`Automatic checkpoint of crawl ${crawlId} failed: ${(error as Error).message}`);
+    }
   }
 
   /** Stops every running crawl and waits for them to record their in-flight URLs. */

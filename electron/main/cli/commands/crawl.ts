@@ -6,13 +6,14 @@ import { openDatabase } from '../../db/connection';
 import { parseHostOverride } from '../../crawler/dns';
 import { parseExtensionList } from '../../crawler/link-rules';
 import { CrawlService } from '../../services/crawl-service';
+import type { HousekeepingStats } from '../../crawler/crawl-runner';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
        [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
-       [--include-domain D]... [--exclude-domain D]... [--no-robots] [--json]`;
+       [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -50,6 +51,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
+        'checkpoint-every': { type: 'string' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
         json: { type: 'boolean' },
@@ -65,6 +67,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   let settings: Partial<CrawlSettings>;
   try {
     settings = crawlSettingsFromFlags(values);
+    checkpointOptions(values);
   } catch (error) {
     return failLine(io, (error as Error).message);
   }
@@ -78,15 +81,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     return failLine(io, (error as Error).message);
   }
   const startedAt = performance.now();
-  let lastLine = 0;
-  const service = new CrawlService(db, {}, {
-    onProgress(progress) {
-      const now = performance.now();
-      if (now - lastLine < 1000) return;
-      lastLine = now;
-      io.stderr.write(`fetched ${progress.fetched}  queued ${progress.queued}  in flight ${progress.inFlight}  errors ${progress.errors}  ${progress.pagesPerSecond} pages/s\n`);
-    },
-  });
+  const service = new CrawlService(db, checkpointOptions(values), { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
   const interrupt = () => service.close();
   process.once('SIGINT', interrupt);
   try {
@@ -113,6 +108,17 @@ function firstSeedError(db: ReturnType<typeof openDatabase>, crawlId: number): s
     | { url: string; error_code: string; error_reason: string }
     | undefined;
   return row ? `${row.url}: ${row.error_code}: ${row.error_reason}` : null;
+}
+
+/** One stderr line of the housekeeping tick (IIR 20.2): crawled, frontier, hosts, rate, errors. */
+export function housekeepingLine(stats: HousekeepingStats): string {
+  return `fetched ${stats.fetched}  frontier ${stats.frontierSize} (${stats.inFlight} in flight)  hosts ${stats.activeHosts} active/${stats.knownHosts}  ${stats.pagesPerSecond} pages/s  errors ${stats.errors}  duplicates ${stats.duplicates}\n`;
+}
+
+/** `--checkpoint-every MS`: automatic checkpoints for a file database. */
+export function checkpointOptions(values: Record<string, unknown>): { autoCheckpointMs?: number } {
+  const every = intFlag('checkpoint-every', values['checkpoint-every'] as string | undefined, 1000);
+  return every === undefined ? {} : { autoCheckpointMs: every };
 }
 
 /**

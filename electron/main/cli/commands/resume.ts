@@ -5,9 +5,10 @@ import { openDatabase } from '../../db/connection';
 import { parseHostOverride } from '../../crawler/dns';
 import { CrawlService } from '../../services/crawl-service';
 import { failLine, intFlag, type CommandIo } from '../io';
-import { resolverFlags } from './crawl';
+import { housekeepingLine, resolverFlags } from './crawl';
 
-export const RESUME_USAGE = 'Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--resolve host=ip:port]... [--closed] [--json]';
+export const RESUME_USAGE =
+  'Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--json]';
 
 /**
  * `crawlbench resume`: continues the newest unfinished crawl of `--db` (or `--crawl ID`) from its
@@ -18,7 +19,7 @@ export const RESUME_USAGE = 'Usage: crawlbench resume --db FILE [--crawl ID] [--
 export async function resumeCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, crawl: { type: 'string' }, checkpoint: { type: 'string' }, 'max-pages': { type: 'string' }, json: { type: 'boolean' } } }));
+    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, crawl: { type: 'string' }, checkpoint: { type: 'string' }, 'max-pages': { type: 'string' }, 'retry-errors': { type: 'boolean' }, 'refresh-older-than': { type: 'string' }, json: { type: 'boolean' } } }));
   } catch (error) {
     return failLine(io, `${(error as Error).message}\n${RESUME_USAGE}`);
   }
@@ -27,8 +28,10 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
   let crawlId: number;
   let hostOverrides;
   let maxPages: number | undefined;
+  let refreshOlderThanMs: number | undefined;
   try {
     maxPages = intFlag('max-pages', values['max-pages'], 0);
+    refreshOlderThanMs = intFlag('refresh-older-than', values['refresh-older-than'], 0);
     hostOverrides = (values.resolve ?? []).map(parseHostOverride);
     db = openDatabase(values.db);
     const requested = intFlag('crawl', values.crawl, 1);
@@ -45,7 +48,9 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     } else if (requested !== undefined) {
       crawlId = requested;
     } else {
-      const row = db.prepare(`SELECT id FROM crawls WHERE status NOT IN ('finished') ORDER BY id DESC LIMIT 1`).pluck().get() as number | undefined;
+      // With --retry-errors or --refresh-older-than a finished crawl is resumable too.
+      const anyCrawl = values['retry-errors'] || values['refresh-older-than'] !== undefined;
+      const row = db.prepare(`SELECT id FROM crawls ${anyCrawl ? '' : "WHERE status != 'finished'"} ORDER BY id DESC LIMIT 1`).pluck().get() as number | undefined;
       if (row === undefined) throw new CodedError('NOTHING_TO_RESUME', `No unfinished crawl in ${values.db}`);
       crawlId = row;
     }
@@ -54,10 +59,14 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     return failLine(io, (error as Error).message);
   }
   const startedAt = performance.now();
-  const service = new CrawlService(db, { hostOverrides, closedResolver: values.closed ?? false });
+  const service = new CrawlService(db, { hostOverrides, closedResolver: values.closed ?? false }, { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
   const interrupt = () => void service.close();
   process.once('SIGINT', interrupt);
   try {
+    if (values['retry-errors'] || refreshOlderThanMs !== undefined) {
+      const requeued = service.requeue(crawlId, { errors: values['retry-errors'] ?? false, ...(refreshOlderThanMs === undefined ? {} : { refreshOlderThanMs }) });
+      io.stderr.write(`re-queued ${requeued.errors} error URLs and ${requeued.refreshed} pages to refresh\n`);
+    }
     const { done } = service.resume(crawlId, maxPages === undefined ? {} : { maxPages });
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;

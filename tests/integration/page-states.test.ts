@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
+import { listCheckpoints } from '../../electron/main/db/checkpoints';
+import { openDatabase } from '../../electron/main/db/connection';
+import type { HousekeepingStats } from '../../electron/main/crawler/crawl-runner';
+import { CrawlService } from '../../electron/main/services/crawl-service';
+
+let fixtures: FixtureServer;
+let dir: string;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-states-'));
+});
+afterAll(async () => {
+  await fixtures?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const overrides = () => fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+const requestsTo = (host: string, path: string, since: number) => fixtures.requests.slice(since).filter((r) => r.host === host && r.path === path).length;
+
+describe('page states (seed 004)', () => {
+  it('"Clear error cache" re-queues error URLs and a resumed crawl tries them again', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const { crawlId, done } = service.start(['http://site.test/'], { hostOverrides: overrides(), closedResolver: true, delayFactor: 0 });
+    await done;
+    expect(service.progress(crawlId).errors).toBe(1);
+    const before = fixtures.requests.length;
+    expect(service.requeue(crawlId, { errors: true })).toEqual({ errors: 1, refreshed: 0 });
+    const again = await service.resume(crawlId).done;
+    expect(requestsTo('site.test', '/missing.html', before)).toBe(1);
+    expect(requestsTo('site.test', '/a.html', before)).toBe(0);
+    expect(again).toMatchObject({ status: 'finished', errors: 1, fetched: 6 });
+    db.close();
+  });
+
+  it('"refresh older than N" re-queues done pages fetched before now - N', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const { crawlId, done } = service.start(['http://site.test/'], { hostOverrides: overrides(), closedResolver: true, delayFactor: 0 });
+    await done;
+    expect(service.requeue(crawlId, { refreshOlderThanMs: 60_000 })).toEqual({ errors: 0, refreshed: 0 });
+    db.prepare(`UPDATE urls SET fetched_at_ms = fetched_at_ms - 120000 WHERE crawl_id = ? AND url = 'http://site.test/a.html'`).run(crawlId);
+    expect(service.requeue(crawlId, { refreshOlderThanMs: 60_000 })).toEqual({ errors: 0, refreshed: 1 });
+    const before = fixtures.requests.length;
+    await service.resume(crawlId).done;
+    expect(requestsTo('site.test', '/a.html', before)).toBe(1);
+    expect(requestsTo('site.test', '/b.html', before)).toBe(0);
+    db.close();
+  });
+
+  it('refuses to re-queue a running crawl', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const { crawlId, done } = service.start(['http://slowpages.test/'], { hostOverrides: overrides(), closedResolver: true });
+    expect(() => service.requeue(crawlId, { errors: true })).toThrow(expect.objectContaining({ code: 'CRAWL_RUNNING' }));
+    service.stop(crawlId);
+    expect((await done).status).toBe('stopped');
+    db.close();
+  });
+});
+
+describe('housekeeping and automatic checkpoints', () => {
+  it('reports every second with frontier size and host activity, and checkpoints on a timer keeping the newest three', async () => {
+    const file = path.join(dir, 'auto.db');
+    const db = openDatabase(file);
+    const ticks: HousekeepingStats[] = [];
+    const service = new CrawlService(db, { autoCheckpointMs: 400 }, { onHousekeeping: (stats) => ticks.push(stats) });
+    const { crawlId, done } = service.start(['http://slowpages.test/'], { hostOverrides: overrides(), closedResolver: true, minDelayMs: 100, delayFactor: 0 });
+    await done;
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    expect(ticks[0]).toMatchObject({ crawlId, knownHosts: 1 });
+    expect(ticks.some((tick) => tick.frontierSize > 0 && tick.activeHosts <= 1)).toBe(true);
+    const autos = listCheckpoints(db, crawlId).filter((c) => c.name.startsWith('auto-'));
+    expect(autos.length).toBe(3);
+    for (const checkpoint of autos) expect(fs.existsSync(checkpoint.file)).toBe(true);
+    expect(fs.readdirSync(`${file}.checkpoints`)).toHaveLength(3);
+    db.close();
+  });
+});
