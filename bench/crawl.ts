@@ -1,70 +1,74 @@
 /**
- * Crawl benchmark: the Python docs mirror (nginx on loopback) crawled by Crawlbench's CLI path,
- * beside a fetch-only floor (plain undici GETs of the same URL list, same concurrency).
- * Politeness is off (loopback server): per-host limit = threads, no delay.
+ * Crawl benchmark (issue 4): the Python docs mirror on loopback nginx crawled by Crawlbench's CLI,
+ * by Crawlee's CheerioCrawler (same concurrency, same site) and by a fetch-only floor (plain undici
+ * GETs of the URL list Crawlbench fetched). Each runs as its own process; peak RSS is that
+ * process's VmHWM. Politeness is off for all (loopback server). Targets: Crawlbench at most 2x the
+ * floor's time, at least 15x Crawlee's pages/s, peak RSS at most 300 MB.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { Agent, request } from 'undici';
 import { startTestWeb } from '../e2e/testweb';
-import { openDatabase } from '../electron/main/db/connection';
-import { CrawlService } from '../electron/main/services/crawl-service';
+import { measureNode, type RunMeasurement } from './measure';
 
-const THREADS = 8;
+const CONCURRENCY = 8;
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-async function fetchOnlyFloor(urls: string[], port: number): Promise<number> {
-  const agent = new Agent({ connect: { lookup: (_host, options, callback) => (options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) } });
-  const queue = urls.map((u) => u.replace('docs.python.test', `docs.python.test:${port}`));
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: THREADS }, async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        const response = await request(next, { dispatcher: agent });
-        await response.body.arrayBuffer();
-      }
-    }),
-  );
-  await agent.close();
-  return (performance.now() - started) / 1000;
+function line(name: string, pages: number, run: RunMeasurement): string {
+  return `  ${name.padEnd(12)} ${String(pages).padStart(5)} pages  ${run.seconds.toFixed(2).padStart(6)} s  ${(pages / run.seconds).toFixed(1).padStart(7)} pages/s  peak RSS ${run.peakRssMb.toFixed(0).padStart(4)} MB`;
 }
 
 export async function runCrawlBench(): Promise<void> {
   const web = await startTestWeb();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-bench-'));
   try {
-    const dbPath = path.join(dir, 'bench.db');
-    const db = openDatabase(dbPath);
-    const service = new CrawlService(db);
-    const rssBefore = process.memoryUsage().rss;
-    let peakRss = rssBefore;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-    const started = performance.now();
-    const { done } = service.start(['http://docs.python.test/'], {
-      threads: THREADS,
-      maxInFlightPerHost: THREADS,
-      delayFactor: 0,
-      minDelayMs: 0,
-      hostOverrides: web.overrides,
-      closedResolver: true,
-    });
-    const summary = await done;
-    const crawlSeconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    db.close();
-    const reader = new BetterSqlite3(dbPath, { readonly: true });
-    const urls = reader.prepare(`SELECT url FROM urls WHERE state IN ('done', 'error') ORDER BY id`).pluck().all() as string[];
+    const db = path.join(dir, 'bench.db');
+    const ours = await measureNode([
+      path.join(root, 'bin', 'crawlbench.mjs'),
+      'crawl',
+      'http://docs.python.test/',
+      '--db',
+      db,
+      ...web.resolveFlags,
+      '--closed',
+      '--json',
+      '--threads',
+      String(CONCURRENCY),
+      '--per-host',
+      String(CONCURRENCY),
+      '--delay-factor',
+      '0',
+    ]);
+    const oursPages = Number(ours.report['pagesFetched']);
+
+    const reader = new BetterSqlite3(db, { readonly: true });
+    const urls = (reader.prepare(`SELECT url FROM urls WHERE state IN ('done', 'error') ORDER BY id`).pluck().all() as string[]).map((u) =>
+      u.replace('//docs.python.test/', `//127.0.0.1:${web.nginx.port}/`),
+    );
     reader.close();
-    const floorSeconds = await fetchOnlyFloor(urls, web.nginx.port);
-    console.log('crawl benchmark: Python docs mirror on loopback nginx, politeness off (loopback server), threads', THREADS);
-    console.log(`  crawlbench   ${summary.fetched} pages  ${crawlSeconds.toFixed(2)} s  ${(summary.fetched / crawlSeconds).toFixed(1)} pages/s  peak RSS ${(peakRss / 1048576).toFixed(0)} MB (main thread + workers)`);
-    console.log(`  fetch-only   ${urls.length} GETs   ${floorSeconds.toFixed(2)} s  ${(urls.length / floorSeconds).toFixed(1)} pages/s`);
-    console.log(`  ratio        crawlbench time / fetch-only time = ${(crawlSeconds / floorSeconds).toFixed(2)}x (target at most 2x)`);
+    const listFile = path.join(dir, 'urls.txt');
+    fs.writeFileSync(listFile, urls.join('\n'));
+    const tsx = ['--import', 'tsx'];
+    const floor = await measureNode([...tsx, path.join(root, 'bench', 'contenders', 'fetch-only.ts'), listFile, String(CONCURRENCY)]);
+    const crawlee = await measureNode([...tsx, path.join(root, 'bench', 'contenders', 'crawlee.ts'), `http://127.0.0.1:${web.nginx.port}/`, String(CONCURRENCY)], {
+      CRAWLEE_STORAGE_DIR: path.join(dir, 'crawlee-storage'),
+    });
+    const crawleePages = Number(crawlee.report['pages']);
+
+    console.log(`crawl benchmark: Python docs mirror (${urls.length} URLs) on loopback nginx; concurrency ${CONCURRENCY}; politeness OFF for every contender (loopback server)`);
+    console.log(line('crawlbench', oursPages, ours));
+    console.log(line('crawlee', crawleePages, crawlee));
+    console.log(line('fetch-only', Number(floor.report['pages']), floor));
+    const oursRate = oursPages / ours.seconds;
+    const crawleeRate = crawleePages / crawlee.seconds;
+    console.log(`  ratios       crawlbench/fetch-only time ${(ours.seconds / floor.seconds).toFixed(2)}x (target <= 2x); crawlbench/crawlee pages/s ${(oursRate / crawleeRate).toFixed(2)}x (target >= 15x); peak RSS ${ours.peakRssMb.toFixed(0)} MB (target <= 300 MB)`);
+    console.log('  note         each contender is a separate process timed from spawn to exit, Node start-up included');
   } finally {
     await web.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runCrawlBench();
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await runCrawlBench();

@@ -104,15 +104,16 @@ interface HostQueue {
   inHeap: boolean;
 }
 
-const REFILL_BATCH = 64;
+/** Pending URLs read ahead per host: small, so memory stays flat with many hosts (10k hosts × 16). */
+const REFILL_BATCH = 16;
 
 /**
  * SQLite-backed Mercator frontier (IIR 20.2.3). Front-queue priority is (depth, discovery order):
- * breadth-first, first come first served. Back queues are one per host, read ahead in batches of 64
+ * breadth-first, first come first served. Back queues are one per host, read ahead in batches of 16
  * from the (crawl_id, host, state, priority, id) index; a min-heap of host eligibility times picks
  * the next host, so a giant host cannot starve others. A host gets at most `maxInFlightPerHost`
  * requests at once and then waits `clamp(max(minDelayMs, k × fetchMs, extraDelayMs), maxDelayMs)`.
- * Memory is O(hosts × 64), flat as the frontier grows.
+ * Memory is O(hosts × 16), flat as the frontier grows.
  */
 export class SqliteFrontier implements FrontierStore {
   private readonly hosts = new Map<string, HostQueue>();

@@ -50,3 +50,11 @@ describe('content fingerprints (IIR 19.6)', () => {
     expect(a.some((bucket, band) => bucket === c[band])).toBe(false);
   });
 });
+
+describe('textWords', () => {
+  it('splits ASCII and Unicode text the same way', () => {
+    expect(textWords('Hello, WORLD 42!')).toEqual(['hello', 'world', '42']);
+    expect(textWords('Grüße — naïve café 日本語')).toEqual(['grüße', 'naïve', 'café', '日本語']);
+    expect(textWords('  ')).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Result } from '../../../shared/types/result';
+import { linkParts } from './link-rules';
 
 /** The names one URL goes by in the crawl (seed 001): raw, normalized string, normalized key. */
 export interface UrlIdentity {
@@ -27,12 +28,9 @@ export function createUrlIdentifier(normalize: NormalizeFunction, domainOf: Doma
   return (raw) => {
     const normalized = normalize(raw);
     if (!normalized.ok) return normalized;
-    let host: string;
-    try {
-      host = new URL(raw).hostname;
-    } catch {
-      return { ok: false, error: { code: 'INVALID_URL', message: `Not an absolute URL: ${raw}` } };
-    }
+    // Raw URLs reach here serialized by the WHATWG parser (worker, seed validation): split, don't re-parse.
+    const host = linkParts(raw).hostname;
+    if (host === '') return { ok: false, error: { code: 'INVALID_URL', message: `No host in ${raw}` } };
     let registrableDomain = domains.get(host);
     if (registrableDomain === undefined) {
       registrableDomain = domainOf(host);
