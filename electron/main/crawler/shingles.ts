@@ -11,7 +11,7 @@ export const LSH_ROWS = MINHASH_SIZE / LSH_BANDS;
 /** Words per shingle (IIR 19.6 uses 4). */
 export const SHINGLE_WORDS = 4;
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Splits text into normalized words: lowercase runs of Unicode letters and digits.
@@ -20,7 +20,7 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 export function textWords(text: string): string[] {
   const lower = text.toLowerCase();
   // Most pages are ASCII: a plain character class is several times faster than Unicode properties.
-  const words = ASCII_ONLY.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u);
+  const words = !NON_ASCII.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u);
   if (words[0] === '') words.shift();
   if (words.length > 0 && words[words.length - 1] === '') words.pop();
   return words;
