@@ -25,10 +25,17 @@ interface PoolWorker {
  */
 function spawnCrawlWorker(init: WorkerInit): Worker {
   const bundled = new URL('./crawl-worker.js', import.meta.url);
-  if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData: init });
+  if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData: init, resourceLimits: WORKER_HEAP_LIMITS });
   const entry = new URL('../workers/crawl-worker.ts', import.meta.url).href;
-  return new Worker(new URL('../workers/tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry } });
+  return new Worker(new URL('../workers/tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry }, resourceLimits: WORKER_HEAP_LIMITS });
 }
+
+/**
+ * Each worker's heap budget. It keeps the process's resident memory bounded (V8 otherwise grows
+ * heaps generously under parse load) and is the per-page budget: a page whose parse exceeds it
+ * kills only its worker, and that page fails alone as WORKER_CRASHED while the pool respawns.
+ */
+const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 /**
  * A worker_threads pool for fetch + parse (seed 003's crawler threads). Each worker runs up to
