@@ -17,10 +17,11 @@ export interface NginxSite {
 
 /**
  * Starts nginx (Debian nginx-light) in the foreground on a free 127.0.0.1 port serving `root`,
- * with its config, logs and temp files in a fresh temporary folder.
+ * with its config, logs and temp files in a fresh temporary folder. `robotsTxt` makes nginx answer
+ * /robots.txt with that text (the docs folder itself is read-only).
  * @throws Error naming the missing package when nginx or the docs are not installed
  */
-export async function startNginx(root = PYTHON_DOCS_ROOT): Promise<NginxSite> {
+export async function startNginx(root = PYTHON_DOCS_ROOT, options: { robotsTxt?: string } = {}): Promise<NginxSite> {
   if (!fs.existsSync(NGINX_BINARY)) throw new Error(`${NGINX_BINARY} not found: apt-get install nginx-light`);
   if (!fs.existsSync(root)) throw new Error(`${root} not found: apt-get install python3.11-doc`);
   const port = await freeLoopbackPort();
@@ -49,7 +50,12 @@ http {
     listen 127.0.0.1:${port};
     server_name docs.python.test;
     root ${root};
-    index index.html;
+    index index.html;${
+      options.robotsTxt === undefined
+        ? ''
+        : `
+    location = /robots.txt { default_type text/plain; return 200 ${JSON.stringify(options.robotsTxt)}; }`
+    }
   }
 }
 `;

@@ -40,8 +40,12 @@ describe('crawlbench crawl (CLI)', () => {
   it('fetches every HTML page reachable from the docs root, ends by itself, and a second run gives the same page set', () => {
     const runs = [1, 2].map((n) => {
       const db = path.join(dir, `docs-${n}.db`);
+      const logOffset = fs.statSync(web.nginx.accessLog).size;
       const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', db, ...web.resolveFlags, '--closed', '--json']);
       expect(run.status, run.stderr).toBe(0);
+      // Every URL requested exactly once (nginx's own log).
+      const uris = fs.readFileSync(web.nginx.accessLog, 'utf8').slice(logOffset).trim().split('\n').map((line) => line.split(' ')[0]!);
+      expect(uris.length).toBe(new Set(uris).size);
       const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
       expect(summary).toMatchObject({ frontierLeft: 0, db: path.resolve(db) });
       expect(Object.keys(summary).sort()).toEqual(['crawlId', 'db', 'errors', 'frontierLeft', 'pagesFetched', 'seconds']);
@@ -81,5 +85,31 @@ describe('crawlbench crawl (CLI)', () => {
     const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', path.join(dir, 'r.db'), '--resolve', 'docs.python.test:80:127.0.0.1']);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('Invalid --resolve');
+  });
+});
+
+describe('crawlbench crawl obeys robots.txt on the real docs mirror', () => {
+  it('never requests a URL robots.txt forbids, and fetches every other page exactly once', async () => {
+    const { startNginx } = await import('../../e2e/testweb/nginx');
+    const site = await startNginx(undefined, { robotsTxt: 'User-agent: *\nDisallow: /whatsnew/\nDisallow: /faq/\n' });
+    try {
+      const db = path.join(dir, 'robots.db');
+      const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', db, '--resolve', `docs.python.test=127.0.0.1:${site.port}`, '--closed', '--json']);
+      expect(run.status, run.stderr).toBe(0);
+      const requests = fs.readFileSync(site.accessLog, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]!);
+      expect(requests.filter((uri) => uri.startsWith('/whatsnew/') || uri.startsWith('/faq/'))).toEqual([]);
+      const counts = new Map<string, number>();
+      for (const uri of requests) counts.set(uri, (counts.get(uri) ?? 0) + 1);
+      expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+      expect(counts.get('/robots.txt')).toBe(1);
+      const sqlite = new BetterSqlite3(db, { readonly: true });
+      const disallowed = sqlite.prepare(`SELECT COUNT(*) FROM urls WHERE error_code = 'ROBOTS_DISALLOWED'`).pluck().get() as number;
+      sqlite.close();
+      expect(disallowed).toBeGreaterThan(10);
+      // Every page fetched is a page the unrestricted crawl fetched, minus the forbidden ones.
+      expect(htmlPages(db).length + disallowed).toBeGreaterThanOrEqual(526);
+    } finally {
+      await site.stop();
+    }
   });
 });
