@@ -1,26 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from '../../e2e/testweb';
-import { REPO_ROOT } from '../../e2e/helpers/serve';
+import { describe, expect, it } from 'vitest';
+import { crawlbench as cli, useTestWeb } from './harness';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'crawlbench.mjs');
-let web: TestWeb;
-let dir: string;
+const testWeb = useTestWeb('checkpoints');
 
-beforeAll(async () => {
-  web = await startTestWeb();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-checkpoints-'));
-});
-afterAll(async () => {
-  await web?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 240_000 });
 const doneCount = (file: string) => {
   const db = new BetterSqlite3(file, { readonly: true });
   const n = db.prepare(`SELECT COUNT(*) FROM urls WHERE state = 'done'`).pluck().get() as number;
@@ -30,8 +15,8 @@ const doneCount = (file: string) => {
 
 describe('named checkpoints', () => {
   it('creates and lists a checkpoint, rolls back to it and resumes to the full page set', () => {
-    const db = path.join(dir, 'c.db');
-    const flags = [...web.resolveFlags, '--closed'];
+    const db = path.join(testWeb.dir, 'c.db');
+    const flags = [...testWeb.web.resolveFlags, '--closed'];
     expect(cli(['crawl', 'http://docs.python.test/', '--db', db, ...flags, '--max-pages', '40']).status).toBe(0);
     const created = cli(['checkpoints', '--db', db, '--create', 'after-40', '--json']);
     expect(created.status, created.stderr).toBe(0);
@@ -55,7 +40,7 @@ describe('named checkpoints', () => {
   });
 
   it('says plainly when there is nothing to resume or no such checkpoint', () => {
-    const db = path.join(dir, 'empty.db');
+    const db = path.join(testWeb.dir, 'empty.db');
     fs.writeFileSync(db, '');
     const nothing = cli(['resume', '--db', db]);
     expect(nothing.status).toBe(2);

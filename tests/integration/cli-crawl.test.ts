@@ -1,29 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from '../../e2e/testweb';
-import { REPO_ROOT } from '../../e2e/helpers/serve';
+import { describe, expect, it } from 'vitest';
+import { crawlbench, useTestWeb } from './harness';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'crawlbench.mjs');
-let web: TestWeb;
-let dir: string;
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-cli-'));
-});
-afterAll(async () => {
-  await web?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function crawlbench(args: string[]) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 240_000 });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const testWeb = useTestWeb('cli');
 
 /** Paths of the fetched HTML pages of a crawl database. */
 function htmlPages(dbPath: string): string[] {
@@ -39,12 +20,12 @@ function htmlPages(dbPath: string): string[] {
 describe('crawlbench crawl (CLI)', () => {
   it('fetches every HTML page reachable from the docs root, ends by itself, and a second run gives the same page set', () => {
     const runs = [1, 2].map((n) => {
-      const db = path.join(dir, `docs-${n}.db`);
-      const logOffset = fs.statSync(web.nginx.accessLog).size;
-      const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', db, ...web.resolveFlags, '--closed', '--json']);
+      const db = path.join(testWeb.dir, `docs-${n}.db`);
+      const logOffset = fs.statSync(testWeb.web.nginx.accessLog).size;
+      const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', db, ...testWeb.web.resolveFlags, '--closed', '--json']);
       expect(run.status, run.stderr).toBe(0);
       // Every URL requested exactly once (nginx's own log).
-      const uris = fs.readFileSync(web.nginx.accessLog, 'utf8').slice(logOffset).trim().split('\n').map((line) => line.split(' ')[0]!);
+      const uris = fs.readFileSync(testWeb.web.nginx.accessLog, 'utf8').slice(logOffset).trim().split('\n').map((line) => line.split(' ')[0]!);
       expect(uris.length).toBe(new Set(uris).size);
       const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
       expect(summary).toMatchObject({ frontierLeft: 0, db: path.resolve(db) });
@@ -61,14 +42,14 @@ describe('crawlbench crawl (CLI)', () => {
   });
 
   it('gives a one-line error and exit code 2 for a malformed seed URL', () => {
-    const run = crawlbench(['crawl', 'ht!tp://nope', '--db', path.join(dir, 'bad.db')]);
+    const run = crawlbench(['crawl', 'ht!tp://nope', '--db', path.join(testWeb.dir, 'bad.db')]);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^crawlbench: Seed "ht!tp:\/\/nope" is not an absolute URL/);
   });
 
   it('gives a one-line error and exit code 2 for an unwritable database path', () => {
-    const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', '/proc/crawlbench/forbidden.db', ...web.resolveFlags, '--closed']);
+    const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', '/proc/crawlbench/forbidden.db', ...testWeb.web.resolveFlags, '--closed']);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('Cannot open database /proc/crawlbench/forbidden.db');
@@ -76,13 +57,13 @@ describe('crawlbench crawl (CLI)', () => {
   });
 
   it('gives exit code 2 for an unreachable seed, and in closed mode never looks up an unmapped host', () => {
-    const run = crawlbench(['crawl', 'http://unmapped.test/', '--db', path.join(dir, 'unmapped.db'), ...web.resolveFlags, '--closed', '--json']);
+    const run = crawlbench(['crawl', 'http://unmapped.test/', '--db', path.join(testWeb.dir, 'unmapped.db'), ...testWeb.web.resolveFlags, '--closed', '--json']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/crawlbench: seed unreachable: http:\/\/unmapped\.test\/: HOST_NOT_MAPPED/);
   });
 
   it('rejects a malformed --resolve value with exit code 2', () => {
-    const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', path.join(dir, 'r.db'), '--resolve', 'docs.python.test:80:127.0.0.1']);
+    const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', path.join(testWeb.dir, 'r.db'), '--resolve', 'docs.python.test:80:127.0.0.1']);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('Invalid --resolve');
   });
@@ -93,7 +74,7 @@ describe('crawlbench crawl obeys robots.txt on the real docs mirror', () => {
     const { startNginx } = await import('../../e2e/testweb/nginx');
     const site = await startNginx(undefined, { robotsTxt: 'User-agent: *\nDisallow: /whatsnew/\nDisallow: /faq/\n' });
     try {
-      const db = path.join(dir, 'robots.db');
+      const db = path.join(testWeb.dir, 'robots.db');
       const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', db, '--resolve', `docs.python.test=127.0.0.1:${site.port}`, '--closed', '--json']);
       expect(run.status, run.stderr).toBe(0);
       const requests = fs.readFileSync(site.accessLog, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]!);

@@ -1,30 +1,17 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from '../../e2e/testweb';
-import { REPO_ROOT } from '../../e2e/helpers/serve';
+import { describe, expect, it } from 'vitest';
+import { CLI, crawlbench, useTestWeb } from './harness';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'crawlbench.mjs');
 const KILLS = 10;
-let web: TestWeb;
-let dir: string;
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-crash-'));
-});
-afterAll(async () => {
-  await web?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const testWeb = useTestWeb('crash');
 
 /** Request counts per path in nginx's access log from byte `offset` on. */
 function requestsSince(offset: number): Map<string, number> {
   const counts = new Map<string, number>();
-  const text = fs.readFileSync(web.nginx.accessLog, 'utf8').slice(offset);
+  const text = fs.readFileSync(testWeb.web.nginx.accessLog, 'utf8').slice(offset);
   for (const line of text.split('\n')) {
     const uri = line.split(' ')[0];
     if (uri) counts.set(uri, (counts.get(uri) ?? 0) + 1);
@@ -50,14 +37,14 @@ const pathOf = (url: string) => {
 
 describe('crash-safe resume', () => {
   it(`survives kill -9 at ${KILLS} random moments: same page set as an uninterrupted crawl, re-fetches only URLs that were in flight`, async () => {
-    const flags = [...web.resolveFlags, '--closed'];
+    const flags = [...testWeb.web.resolveFlags, '--closed'];
     // The uninterrupted reference crawl.
-    const reference = path.join(dir, 'reference.db');
-    const run = spawnSync(process.execPath, [CLI, 'crawl', 'http://docs.python.test/', '--db', reference, ...flags], { encoding: 'utf8', timeout: 240_000 });
+    const reference = path.join(testWeb.dir, 'reference.db');
+    const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', reference, ...flags]);
     expect(run.status, run.stderr).toBe(0);
 
-    const db = path.join(dir, 'killed.db');
-    const logOffset = fs.statSync(web.nginx.accessLog).size;
+    const db = path.join(testWeb.dir, 'killed.db');
+    const logOffset = fs.statSync(testWeb.web.nginx.accessLog).size;
     const inFlightAtKill = new Set<string>();
     let kills = 0;
     let started = false;
@@ -77,7 +64,7 @@ describe('crash-safe resume', () => {
       for (const url of inFlight) inFlightAtKill.add(pathOf(url));
     }
     expect(kills).toBeGreaterThanOrEqual(5);
-    const last = spawnSync(process.execPath, [CLI, started ? 'resume' : 'crawl', ...(started ? ['--db', db] : ['http://docs.python.test/', '--db', db]), ...flags], { encoding: 'utf8', timeout: 240_000 });
+    const last = crawlbench([started ? 'resume' : 'crawl', ...(started ? ['--db', db] : ['http://docs.python.test/', '--db', db]), ...flags]);
     expect(last.status, last.stderr).toBe(0);
 
     // Nothing lost: the same pages done and the same errors as the uninterrupted crawl.
