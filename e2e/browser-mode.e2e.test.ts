@@ -4,7 +4,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWeb, type TestWeb } from './testweb';
-import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './helpers/serve';
+import { CHROMIUM, CHROMIUM_ARGS, startServe, type ServeProcess } from './helpers/serve';
+import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState } from './helpers/workbench';
 
 /** HTML pages reachable from the docs root (wget -r on the same nginx, Debian python3.11-doc). */
 const DOCS_HTML_PAGES = 526;
@@ -26,36 +27,104 @@ afterAll(async () => {
 });
 
 describe('browser mode', () => {
-  it('crawls the Python docs mirror from the GUI: counters rise, the frontier table fills, the crawl ends by itself', async () => {
+  it('(a) crawls the Python docs mirror from the GUI: counters rise, the frontier drains, every page is listed', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(serve.url);
-    await page.getByRole('textbox', { name: 'Seed URL' }).fill('http://docs.python.test/');
-    await page.getByRole('button', { name: 'Start crawl' }).click();
+    await startCrawl(page, ['http://docs.python.test/']);
 
-    const fetched = page.getByTestId('counter-fetched');
-    // While it runs, the frontier table shows URLs of the site.
-    await expect.poll(async () => Number(await fetched.textContent()), { timeout: 60_000 }).toBeGreaterThan(20);
-    await expect.poll(async () => page.getByRole('table', { name: 'Frontier URLs' }).getByRole('row').count(), { timeout: 10_000 }).toBeGreaterThan(5);
-    // It ends on its own with every page fetched (526 HTML pages plus one linked .py download).
-    await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 120_000 }).toBe('finished');
-    expect(Number(await fetched.textContent())).toBeGreaterThanOrEqual(DOCS_HTML_PAGES);
-    expect(await page.getByTestId('counter-queued').textContent()).toBe('0');
+    // While it runs: the host table shows the host's politeness state in words.
+    await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(60);
+    await openTab(page, 'Frontier');
+    const liveRow = page.getByRole('table', { name: 'Frontier hosts' }).getByRole('row').filter({ hasText: 'docs.python.test' });
+    await expect.poll(async () => (await liveRow.getByRole('cell').allTextContents())[7], { timeout: 10_000, interval: 100 }).toMatch(/^(politeness delay|connection limit|robots Crawl-delay|ready)$/);
+    expect(Number((await liveRow.getByRole('cell').allTextContents())[2])).toBeGreaterThan(0);
+    await screenshot(page, 'frontier');
+    await openTab(page, 'Crawl');
+
+    // The queue fills, then drains to zero as pages are fetched.
+    const queued: number[] = [];
+    const fetched: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          queued.push(await counter(page, 'Queued'));
+          fetched.push(await counter(page, 'Fetched'));
+          return page.getByTestId('counter-status').textContent();
+        },
+        { timeout: 120_000, interval: 200 },
+      )
+      .toBe('finished');
+    const peak = Math.max(...queued);
+    expect(peak, 'the frontier filled while the crawl ran').toBeGreaterThan(50);
+    expect(queued.indexOf(peak), 'the queue peaked before the end').toBeLessThan(queued.length - 1);
+    expect(fetched.some((n) => n > 0 && n < DOCS_HTML_PAGES), 'Fetched rose while the crawl ran').toBe(true);
+    expect(await counter(page, 'Fetched')).toBeGreaterThanOrEqual(DOCS_HTML_PAGES);
+    expect(await counter(page, 'Queued')).toBe(0);
+    expect(await counter(page, 'In flight')).toBe(0);
     expect(await page.getByRole('progressbar', { name: 'Crawl progress' }).getAttribute('aria-valuenow')).toBe('100');
+    // The docs link to off-site pages, which the host scope refuses: counted by rule.
+    expect(Number(await page.getByTestId('refused-scope').textContent())).toBeGreaterThan(0);
+    await screenshot(page, 'crawl');
+
+    // Frontier: the host's row says it is drained; the URL table lists every URL of the crawl.
+    await openTab(page, 'Frontier');
+    const hostRow = page.getByRole('table', { name: 'Frontier hosts' }).getByRole('row').filter({ hasText: 'docs.python.test' });
+    await expect.poll(async () => hostRow.count(), { timeout: 10_000 }).toBe(1);
+    const cells = await hostRow.getByRole('cell').allTextContents();
+    expect(cells.slice(0, 6)).toEqual(['docs.python.test', 'python.test', '0', '0', String(doneCount()), String(scalar(`SELECT COUNT(*) FROM urls WHERE crawl_id = 1 AND state = 'error' AND host = 'docs.python.test'`))]);
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toMatch(/^5\d\d URLs$/);
-    const firstCell = page.getByRole('table', { name: 'Frontier URLs' }).getByRole('row').nth(1).getByRole('cell').first();
-    expect(await firstCell.textContent()).toBe('http://docs.python.test/');
-    fs.mkdirSync(path.join(REPO_ROOT, 'e2e', 'screenshots'), { recursive: true });
-    await page.screenshot({ path: path.join(REPO_ROOT, 'e2e', 'screenshots', 'crawl.png') });
+    const urls = page.getByRole('table', { name: 'Frontier URLs' });
+    expect(await urls.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['http://docs.python.test/', 'docs.python.test', 'done', '0', expect.stringMatching(/^[0-9a-f-]{36}$/), 'seed']);
+    // Filters: state and URL text narrow the table (paged from SQLite).
+    await page.getByLabel('URL contains').fill('library/functions.html');
+    await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe('1 URLs');
+    await page.getByLabel('URL contains').fill('');
+    await page.getByLabel('State').selectOption('error');
+    await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe(`${urlsInState(serve.dbPath, 1, 'error').length} URLs`);
+    await page.getByLabel('State').selectOption('');
+
+    // Crawls: the crawl is listed; export its pages to CSV with a progress bar.
+    await openTab(page, 'Crawls');
+    await expect.poll(async () => page.getByRole('table', { name: 'Crawl list' }).getByRole('row').count()).toBe(2);
+    const file = path.join(path.dirname(serve.dbPath), 'docs-pages.csv');
+    await page.getByLabel('Export file').fill(file);
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(async () => page.getByTestId('export-status').textContent(), { timeout: 20_000 }).toMatch(/^Wrote \d+ rows to /);
+    expect(await page.getByRole('progressbar', { name: 'Export progress' }).getAttribute('aria-valuenow')).toBe('100');
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('urlId,url,finalUrl,httpStatus,contentType,bodyBytes,truncated,fetchMs,title,fetchedAtMs,fingerprint,textChars,redirectChainJson');
+    expect(lines.length - 1).toBe(pageCount());
+    // Exporting to the same file again is refused, nothing is overwritten.
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(async () => page.getByRole('alert').first().textContent()).toContain('already exists');
+    await screenshot(page, 'crawls');
     await page.close();
   });
 
-  it('shows an inline error for an invalid seed and starts nothing', async () => {
+  it('reopens the last open crawl after a reload, read-only until resumed', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(serve.url);
+    await expect.poll(async () => page.getByTestId('open-crawl').textContent(), { timeout: 10_000 }).toContain('Crawl #1 of http://docs.python.test/');
+    expect(await page.getByTestId('open-crawl').textContent()).toContain('read-only until resumed');
+    expect(await page.getByTestId('counter-status').textContent()).toBe('finished');
+    expect(await page.getByRole('button', { name: 'Resume' }).isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it('shows an inline error for an invalid seed or setting and starts nothing', async () => {
     const page = await browser.newPage();
     await page.goto(serve.url);
+    const crawlsBefore = crawlCount();
     await page.getByRole('textbox', { name: 'Seed URL' }).fill('not a url');
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(async () => page.getByRole('alert').first().textContent()).toContain('not an absolute URL');
-    expect(await page.getByTestId('counter-status').textContent()).toBe('idle');
+    await page.getByRole('textbox', { name: 'Seed URL' }).fill('http://docs.python.test/');
+    await page.getByText('Crawl settings').click();
+    await page.getByLabel('Threads').fill('0');
+    await page.getByRole('button', { name: 'Start crawl' }).click();
+    await expect.poll(async () => page.locator('#threads-error').textContent()).toBe('Whole number from 1 to 256');
+    expect(await page.getByLabel('Threads').getAttribute('aria-invalid')).toBe('true');
+    expect(crawlCount()).toBe(crawlsBefore);
     await page.close();
   });
 
@@ -80,13 +149,22 @@ describe('browser mode', () => {
 
     const answer = await new Promise<unknown>((resolve, reject) => {
       const socket = new WebSocket(`ws://127.0.0.1:${new URL(serve.origin).port}/ipc?token=${serve.token}`, { origin: serve.origin });
-      socket.on('open', () => socket.send(JSON.stringify({ kind: 'request', seq: 1, channel: 'crawl.start', payload: { seeds: 42 } })));
+      socket.on('open', () => socket.send(JSON.stringify({ kind: 'request', seq: 1, channel: 'settings.update', payload: { ignoredExtensions: '.PDF' } })));
       socket.on('message', (data) => {
         resolve(JSON.parse(data.toString()));
         socket.close();
       });
       socket.on('error', reject);
     });
-    expect(answer).toMatchObject({ kind: 'response', seq: 1, result: { ok: false, error: { code: 'INVALID_PAYLOAD' } } });
+    expect(answer).toMatchObject({ kind: 'response', seq: 1, result: { ok: false, error: { code: 'INVALID_PAYLOAD', message: expect.stringContaining('ignoredExtensions') } } });
   });
 });
+
+/** A number from the serve process's database (read-only connection). */
+function scalar(sql: string): number {
+  return Number(readDatabase(serve.dbPath, (db) => db.prepare(sql).pluck().get()));
+}
+
+const doneCount = () => scalar(`SELECT COUNT(*) FROM urls WHERE crawl_id = 1 AND state = 'done' AND host = 'docs.python.test'`);
+const pageCount = () => scalar(`SELECT COUNT(*) FROM pages WHERE crawl_id = 1`);
+const crawlCount = () => scalar(`SELECT COUNT(*) FROM crawls`);

@@ -6,6 +6,7 @@ import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startTestWeb } from './testweb';
 import { REPO_ROOT } from './helpers/serve';
+import { openTab } from './helpers/workbench';
 
 function electronBinary(): string | null {
   try {
@@ -36,7 +37,13 @@ describe('Electron app', () => {
       await page.getByRole('button', { name: 'Start crawl' }).click();
       await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 120_000 }).toBe('finished');
       expect(Number(await page.getByTestId('counter-fetched').textContent())).toBeGreaterThanOrEqual(526);
+      expect(await page.getByTestId('counter-queued').textContent()).toBe('0');
       await page.screenshot({ path: path.join(REPO_ROOT, 'e2e', 'screenshots', 'electron-crawl.png') });
+      // The frontier drained: the host has nothing queued and the URL table lists the whole site.
+      await openTab(page, 'Frontier');
+      const hostRow = page.getByRole('table', { name: 'Frontier hosts' }).getByRole('row').filter({ hasText: 'docs.python.test' });
+      await expect.poll(async () => (await hostRow.getByRole('cell').allTextContents())[2], { timeout: 10_000 }).toBe('0');
+      await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 10_000 }).toMatch(/^5\d\d URLs$/);
     } finally {
       await app.close();
       await web.stop();

@@ -20,9 +20,14 @@ export interface ServeProcess {
 
 /**
  * Runs `crawlbench serve` as a real child process (as a user would) and waits for the URL it prints.
+ * @param givenDbPath the database to serve (kept after stop(), e.g. for a restart on the same file);
+ *   without it a fresh one is made in a temporary folder that stop() removes
  * @throws Error when the server exits or prints no URL within 30 s
  */
-export async function startServe(extraArgs: string[], dbPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-e2e-')), 'crawl.db')): Promise<ServeProcess> {
+export async function startServe(extraArgs: string[], givenDbPath?: string): Promise<ServeProcess> {
+  // A database of its own lives in a temporary folder that stop() removes.
+  const ownFolder = givenDbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-e2e-')) : null;
+  const dbPath = givenDbPath ?? path.join(ownFolder!, 'crawl.db');
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'crawlbench.mjs'), 'serve', '--db', dbPath, ...extraArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -50,12 +55,14 @@ export async function startServe(extraArgs: string[], dbPath = path.join(fs.mkdt
     token: parsed.searchParams.get('token') ?? '',
     dbPath,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (ownFolder) fs.rmSync(ownFolder, { recursive: true, force: true });
     },
   };
 }

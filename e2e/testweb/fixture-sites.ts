@@ -205,6 +205,27 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
       };
     })(),
   },
+  // Links to files (issue 5 flow b): three PDFs and a ZIP. With the default "Ignore Links To"
+  // list the ZIP link is refused and the PDFs are fetched; with "pdf" added, all four are refused.
+  'files.test': {
+    '/': page('Files', '<a href="/report.pdf">report</a> <a href="/slides.pdf">slides</a> <a href="/notes.html">notes</a> <a href="/archive.zip">archive</a>'),
+    '/notes.html': page('Notes', '<a href="/">home</a> <a href="/appendix.pdf">appendix</a>'),
+    ...Object.fromEntries(
+      ['/report.pdf', '/slides.pdf', '/appendix.pdf'].map((path): [string, Handler] => [
+        path,
+        (_req, res) => {
+          const body = Buffer.from('%PDF-1.4\n%fixture\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
+          res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(body.length) });
+          res.end(body);
+        },
+      ]),
+    ),
+    '/archive.zip': (_req, res) => {
+      const body = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(body.length) });
+      res.end(body);
+    },
+  },
 };
 
 /** Routes with a variable part: the calendar trap, the many-links targets. */

@@ -47,7 +47,12 @@ if (!app.requestSingleInstanceLock()) {
       ...resolverArgs(process.argv),
       ...(fs.existsSync(binding) ? { nativeBinding: binding } : {}),
     });
-    window = createMainWindow(outDir);
+    const settings = services.settings;
+    // Sizes go through the services' current settings (a checkpoint rollback reopens the database).
+    window = createMainWindow(outDir, {
+      windowSize: () => settings.windowSize(),
+      saveWindowSize: (size) => services?.settings.saveWindowSize(size),
+    });
     registerElectronIpc(services, () => window?.webContents ?? null);
   });
   app.on('window-all-closed', () => {

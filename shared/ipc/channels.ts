@@ -10,13 +10,33 @@ export const IPC_CHANNELS = [
   'crawl.list',
   'crawl.getProgress',
   'frontier.queryUrls',
+  'crawl.pause',
+  'crawl.resume',
+  'crawl.open',
+  'crawl.applySettings',
+  'crawl.getRecovery',
+  'crawl.discardRecovery',
+  'frontier.queryHosts',
+  'duplicates.queryUrlGroups',
+  'duplicates.getUrlGroup',
+  'duplicates.queryContentGroups',
+  'duplicates.getContentGroup',
+  'settings.get',
+  'settings.update',
+  'settings.testDomain',
+  'settings.getPublicSuffixList',
+  'settings.previewNormalization',
+  'checkpoints.list',
+  'checkpoints.create',
+  'checkpoints.resume',
+  'export.start',
 ] as const;
 
 /** A request channel name. */
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
 /** Push events from main to the renderer, named onDid<Verb><Subject> as in VS Code. */
-export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish'] as const;
+export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish', 'export.onDidProgress'] as const;
 
 /** A push event name. */
 export type IpcEvent = (typeof IPC_EVENTS)[number];

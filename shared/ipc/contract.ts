@@ -1,8 +1,25 @@
 import type { z } from 'zod';
-import type { CrawlProgress, CrawlSettings, CrawlSummary, FrontierRow, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
+import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
 import type { Result } from '../types/result';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
+import type {
+  CheckpointRow,
+  ContentGroupDetail,
+  ContentGroupKind,
+  ContentGroupRow,
+  DomainTestResult,
+  ExportProgress,
+  HostRow,
+  NormalizationPreview,
+  OpenedCrawl,
+  PublicSuffixImport,
+  RecoveryOffer,
+  SavedSettings,
+  UrlGroupDetail,
+  UrlGroupRow,
+  UrlTableRow,
+} from './views';
 
 /** Where the workbench runs: the Electron shell, or a browser talking to the local server. */
 export type AppMode = 'electron' | 'browser';
@@ -15,17 +32,22 @@ export interface AppInfo {
   hostOverrides: HostOverride[];
   /** `--closed` on the command line: hosts outside the overrides are refused. */
   closedResolver: boolean;
-  /** Effective defaults for the crawl settings form. */
+  /** Effective defaults for the crawl settings form (saved Settings included). */
   defaultSettings: CrawlSettings;
+  /** The crawl open when the app last closed (persisted in the settings table), if it still exists. */
+  lastOpenCrawlId: number | null;
+  /** Folder suggested for exports (beside the database). */
+  exportFolder: string;
 }
 
 /** Request payload of each channel, inferred from its schema (one source of truth). */
 type SchemaRequests = { [C in IpcChannel]: z.infer<(typeof requestSchemas)[C]> };
 
 /** Narrows the string enums zod infers back to the project's unions. */
-interface NarrowedRequests extends Omit<SchemaRequests, 'crawl.start' | 'frontier.queryUrls'> {
+interface NarrowedRequests extends Omit<SchemaRequests, 'crawl.start' | 'frontier.queryUrls' | 'duplicates.queryContentGroups'> {
   'crawl.start': { seeds: string[]; settings?: Partial<Omit<CrawlSettings, 'scope'>> & { scope?: CrawlScope } };
   'frontier.queryUrls': Omit<SchemaRequests['frontier.queryUrls'], 'state'> & { state?: UrlState };
+  'duplicates.queryContentGroups': Omit<SchemaRequests['duplicates.queryContentGroups'], 'kind'> & { kind?: ContentGroupKind };
 }
 
 /** Response value of each channel. */
@@ -35,17 +57,42 @@ export interface IpcResponses {
   'crawl.stop': { stopped: boolean };
   'crawl.list': CrawlSummary[];
   'crawl.getProgress': CrawlProgress;
-  'frontier.queryUrls': RowPage<FrontierRow>;
+  /** `total` is -1 when the request set `withTotal: false`. */
+  'frontier.queryUrls': RowPage<UrlTableRow>;
+  'crawl.pause': { paused: boolean };
+  'crawl.resume': { crawlId: number };
+  'crawl.open': OpenedCrawl;
+  'crawl.applySettings': { crawlId: number };
+  'crawl.getRecovery': RecoveryOffer | null;
+  'crawl.discardRecovery': { discarded: boolean };
+  'frontier.queryHosts': RowPage<HostRow>;
+  'duplicates.queryUrlGroups': RowPage<UrlGroupRow>;
+  'duplicates.getUrlGroup': UrlGroupDetail;
+  'duplicates.queryContentGroups': RowPage<ContentGroupRow>;
+  'duplicates.getContentGroup': ContentGroupDetail;
+  'settings.get': SavedSettings;
+  'settings.update': SavedSettings;
+  'settings.testDomain': DomainTestResult;
+  'settings.getPublicSuffixList': PublicSuffixImport;
+  'settings.previewNormalization': NormalizationPreview;
+  'checkpoints.list': CheckpointRow[];
+  'checkpoints.create': CheckpointRow;
+  'checkpoints.resume': { crawlId: number };
+  'export.start': ExportProgress;
 }
 
 /** Payload of each push event. */
 export interface IpcEventPayloads {
   'crawl.onDidProgress': CrawlProgress;
   'crawl.onDidFinish': CrawlSummary;
+  'export.onDidProgress': ExportProgress;
 }
 
+/** The request payload of a channel. */
 export type IpcRequest<C extends IpcChannel> = NarrowedRequests[C];
+/** The response value of a channel. */
 export type IpcResponse<C extends IpcChannel> = IpcResponses[C];
+/** The payload of a push event. */
 export type IpcEventPayload<E extends IpcEvent> = IpcEventPayloads[E];
 
 /**

@@ -1,2 +1,3 @@
 export * from './channels';
 export type * from './contract';
+export type * from './views';

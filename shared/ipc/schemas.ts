@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { CRAWL_SCOPES, URL_STATES } from '../types/crawl';
+import { CRAWL_SCOPES } from '../types/crawl';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
+import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
 function validated<T>(validate: (value: unknown) => { ok: true; value: T } | { ok: false; error: { message: string } }) {
@@ -50,6 +51,7 @@ export const crawlSettingsInputSchema = z
     excludeDomains: z.array(z.string().min(1).max(253)).max(10_000),
     normalizationProfile: validated(validateProfile),
     tld: validated(validateTldConfig),
+    nearDuplicateThreshold: z.number().min(0.5).max(1),
   })
   .partial()
   .strict();
@@ -69,14 +71,6 @@ export const requestSchemas = {
   'crawl.stop': crawlIdSchema,
   'crawl.list': emptySchema,
   'crawl.getProgress': crawlIdSchema,
-  'frontier.queryUrls': z
-    .object({
-      crawlId: z.number().int().positive(),
-      offset: z.number().int().min(0),
-      limit: z.number().int().min(1).max(1000),
-      state: z.enum(URL_STATES as [string, ...string[]]).optional(),
-      host: z.string().max(253).optional(),
-      text: z.string().max(2048).optional(),
-    })
-    .strict(),
+  'frontier.queryUrls': urlQuerySchema,
+  ...viewRequestSchemas,
 } as const;

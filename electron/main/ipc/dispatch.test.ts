@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS, IPC_EVENTS } from '../../../shared/ipc/channels';
 import type { IpcHandlers } from '../../../shared/ipc/contract';
+import type { SavedSettings } from '../../../shared/ipc/views';
 import { requestSchemas } from '../../../shared/ipc/schemas';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSummary } from '../../../shared/types/crawl';
 import { CodedError, type Result } from '../../../shared/types/result';
@@ -18,6 +19,8 @@ const SUMMARY: CrawlSummary = {
   settings: { ...DEFAULT_CRAWL_SETTINGS },
 };
 
+const SAVED: SavedSettings = { tld: { ...DEFAULT_CRAWL_SETTINGS.tld }, ignoredExtensions: 'zip', normalizationProfile: DEFAULT_CRAWL_SETTINGS.normalizationProfile };
+
 function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<IpcHandlers[C]>> } {
   return {
     'app.getInfo': vi.fn<IpcHandlers['app.getInfo']>(async () => ({
@@ -26,6 +29,8 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       hostOverrides: [],
       closedResolver: false,
       defaultSettings: { ...DEFAULT_CRAWL_SETTINGS },
+      lastOpenCrawlId: null,
+      exportFolder: '/tmp',
     })),
     'crawl.start': vi.fn<IpcHandlers['crawl.start']>(async () => ({ crawlId: 7 })),
     'crawl.stop': vi.fn<IpcHandlers['crawl.stop']>(async () => ({ stopped: true })),
@@ -43,6 +48,30 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       duplicates: 0,
     })),
     'frontier.queryUrls': vi.fn<IpcHandlers['frontier.queryUrls']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'crawl.pause': vi.fn<IpcHandlers['crawl.pause']>(async () => ({ paused: true })),
+    'crawl.resume': vi.fn<IpcHandlers['crawl.resume']>(async ({ crawlId }) => ({ crawlId })),
+    'crawl.open': vi.fn<IpcHandlers['crawl.open']>(async () => ({ summary: SUMMARY, running: false, refusedByRule: {} })),
+    'crawl.applySettings': vi.fn<IpcHandlers['crawl.applySettings']>(async ({ crawlId }) => ({ crawlId })),
+    'crawl.getRecovery': vi.fn<IpcHandlers['crawl.getRecovery']>(async () => null),
+    'crawl.discardRecovery': vi.fn<IpcHandlers['crawl.discardRecovery']>(async () => ({ discarded: true })),
+    'frontier.queryHosts': vi.fn<IpcHandlers['frontier.queryHosts']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'duplicates.queryUrlGroups': vi.fn<IpcHandlers['duplicates.queryUrlGroups']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'duplicates.getUrlGroup': vi.fn<IpcHandlers['duplicates.getUrlGroup']>(async () => {
+      throw new CodedError('GROUP_NOT_FOUND', 'none');
+    }),
+    'duplicates.queryContentGroups': vi.fn<IpcHandlers['duplicates.queryContentGroups']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'duplicates.getContentGroup': vi.fn<IpcHandlers['duplicates.getContentGroup']>(async () => {
+      throw new CodedError('GROUP_NOT_FOUND', 'none');
+    }),
+    'settings.get': vi.fn<IpcHandlers['settings.get']>(async () => SAVED),
+    'settings.update': vi.fn<IpcHandlers['settings.update']>(async () => SAVED),
+    'settings.testDomain': vi.fn<IpcHandlers['settings.testDomain']>(async () => ({ host: 'a.test', registrableDomain: 'a.test', publicSuffix: 'test', fellBack: true, warning: 'w', error: null, trace: [] })),
+    'settings.getPublicSuffixList': vi.fn<IpcHandlers['settings.getPublicSuffixList']>(async () => ({ rules: ['co.uk'], skipped: 0, snapshotDate: '2026-01-01' })),
+    'settings.previewNormalization': vi.fn<IpcHandlers['settings.previewNormalization']>(async () => ({ examined: 0, sampled: false, changedKeys: 0, mergedGroups: 0, splitGroups: 0 })),
+    'checkpoints.list': vi.fn<IpcHandlers['checkpoints.list']>(async () => []),
+    'checkpoints.create': vi.fn<IpcHandlers['checkpoints.create']>(async ({ crawlId, name }) => ({ crawlId, name, createdAtMs: 1, pagesDone: 0, frontierSize: 0, settingsHash: 'x' })),
+    'checkpoints.resume': vi.fn<IpcHandlers['checkpoints.resume']>(async ({ crawlId }) => ({ crawlId })),
+    'export.start': vi.fn<IpcHandlers['export.start']>(async (request) => ({ ...request, exportId: 1, rowsWritten: 0, totalRows: 0, state: 'running', error: null })),
   };
 }
 
@@ -100,6 +129,36 @@ describe('createDispatcher', () => {
       ['frontier.queryUrls', 'negative offset', { crawlId: 1, offset: -1, limit: 10 }],
       ['frontier.queryUrls', 'unknown state', { crawlId: 1, offset: 0, limit: 10, state: 'crawling' }],
       ['frontier.queryUrls', 'extra key', { crawlId: 1, offset: 0, limit: 10, orderBy: 'url' }],
+      ['frontier.queryUrls', 'withTotal of wrong type', { crawlId: 1, offset: 0, limit: 10, withTotal: 'no' }],
+      ['crawl.pause', 'missing crawlId', {}],
+      ['crawl.resume', 'negative crawlId', { crawlId: -1 }],
+      ['crawl.open', 'extra key', { crawlId: 1, readonly: true }],
+      ['crawl.applySettings', 'normalization profile (a crawl keeps its keys)', { crawlId: 1, settings: { normalizationProfile: DEFAULT_CRAWL_SETTINGS.normalizationProfile } }],
+      ['crawl.applySettings', 'bad extension list', { crawlId: 1, settings: { ignoredExtensions: '.PDF' } }],
+      ['crawl.getRecovery', 'extra key', { crawlId: 1 }],
+      ['crawl.discardRecovery', 'crawlId as string', { crawlId: '1' }],
+      ['frontier.queryHosts', 'limit 0', { crawlId: 1, offset: 0, limit: 0 }],
+      ['duplicates.queryUrlGroups', 'missing limit', { crawlId: 1, offset: 0 }],
+      ['duplicates.getUrlGroup', 'missing urlId', { crawlId: 1 }],
+      ['duplicates.queryContentGroups', 'unknown kind', { crawlId: 1, offset: 0, limit: 10, kind: 'similar' }],
+      ['duplicates.getContentGroup', 'groupId 0', { crawlId: 1, groupId: 0 }],
+      ['settings.get', 'extra key', { all: true }],
+      ['settings.update', 'unknown setting', { threads: 4 }],
+      ['settings.update', 'TLD entry with a leading dot', { tld: { mode: 'seed', generic: ['com'], additional: ['.co.uk'] } }],
+      ['settings.update', 'uppercase extension', { ignoredExtensions: 'pdf|ZIP' }],
+      ['settings.update', 'extension list with an empty entry', { ignoredExtensions: 'pdf||zip' }],
+      ['settings.update', 'profile missing a rule', { normalizationProfile: { name: 'x', rules: {} } }],
+      ['settings.testDomain', 'empty url', { url: '', tld: DEFAULT_CRAWL_SETTINGS.tld }],
+      ['settings.testDomain', 'bad tld mode', { url: 'http://a.test/', tld: { mode: 'dns', generic: [], additional: [] } }],
+      ['settings.getPublicSuffixList', 'a number', 3],
+      ['settings.previewNormalization', 'missing profile', { crawlId: 1 }],
+      ['checkpoints.list', 'missing crawlId', {}],
+      ['checkpoints.create', 'name with a slash', { crawlId: 1, name: '../evil' }],
+      ['checkpoints.create', 'name too long', { crawlId: 1, name: 'x'.repeat(65) }],
+      ['checkpoints.resume', 'missing name', { crawlId: 1 }],
+      ['export.start', 'unknown kind', { crawlId: 1, kind: 'links', format: 'csv', file: '/tmp/x.csv' }],
+      ['export.start', 'unknown format', { crawlId: 1, kind: 'pages', format: 'xlsx', file: '/tmp/x.xlsx' }],
+      ['export.start', 'missing file', { crawlId: 1, kind: 'pages', format: 'csv' }],
     ];
 
     it.each(cases)('%s with %s → INVALID_PAYLOAD naming the channel; handler not called', async (channel, _label, payload) => {
@@ -144,6 +203,23 @@ describe('createDispatcher', () => {
       expect(handlers['crawl.getProgress']).toHaveBeenCalledWith({ crawlId: 9 });
       expect(handlers['app.getInfo']).not.toHaveBeenCalled();
       expect(handlers['crawl.start']).not.toHaveBeenCalled();
+    });
+
+    it('routes the view channels with their validated payloads', async () => {
+      const handlers = fakeHandlers();
+      const dispatch = createDispatcher(handlers);
+      const patch = { tld: { mode: 'seed', generic: ['com'], additional: ['co.uk'] }, ignoredExtensions: 'pdf|zip' };
+      expect(await dispatch('settings.update', patch)).toMatchObject({ ok: true });
+      expect(handlers['settings.update']).toHaveBeenCalledWith(patch);
+      expect(await dispatch('export.start', { crawlId: 2, kind: 'urlGroups', format: 'jsonl', file: '/tmp/g.jsonl' })).toMatchObject({ ok: true, value: { kind: 'urlGroups', state: 'running' } });
+      expect(await dispatch('frontier.queryUrls', { crawlId: 1, offset: 0, limit: 10, withTotal: false })).toMatchObject({ ok: true });
+      expect(handlers['frontier.queryUrls']).toHaveBeenCalledWith({ crawlId: 1, offset: 0, limit: 10, withTotal: false });
+      expect(await dispatch('checkpoints.create', { crawlId: 3, name: 'before-upgrade_1.0' })).toMatchObject({ ok: true, value: { name: 'before-upgrade_1.0' } });
+    });
+
+    it('a bad TLD entry is refused with the validator’s own words', async () => {
+      const message = expectError(await createDispatcher(fakeHandlers())('settings.update', { tld: { mode: 'seed', generic: ['com'], additional: ['.co.uk'] } }), 'INVALID_PAYLOAD');
+      expect(message).toBe('Invalid payload for settings.update at tld: additional[0] ".co.uk" has a leading dot (write "co.uk")');
     });
 
     it('treats a missing payload of a channel without fields as {}', async () => {
@@ -205,11 +281,38 @@ describe('createDispatcher', () => {
 
 describe('IPC surface snapshot', () => {
   it('request channels are exactly these', () => {
-    expect([...IPC_CHANNELS]).toEqual(['app.getInfo', 'crawl.start', 'crawl.stop', 'crawl.list', 'crawl.getProgress', 'frontier.queryUrls']);
+    expect([...IPC_CHANNELS]).toEqual([
+      'app.getInfo',
+      'crawl.start',
+      'crawl.stop',
+      'crawl.list',
+      'crawl.getProgress',
+      'frontier.queryUrls',
+      'crawl.pause',
+      'crawl.resume',
+      'crawl.open',
+      'crawl.applySettings',
+      'crawl.getRecovery',
+      'crawl.discardRecovery',
+      'frontier.queryHosts',
+      'duplicates.queryUrlGroups',
+      'duplicates.getUrlGroup',
+      'duplicates.queryContentGroups',
+      'duplicates.getContentGroup',
+      'settings.get',
+      'settings.update',
+      'settings.testDomain',
+      'settings.getPublicSuffixList',
+      'settings.previewNormalization',
+      'checkpoints.list',
+      'checkpoints.create',
+      'checkpoints.resume',
+      'export.start',
+    ]);
   });
 
   it('push events are exactly these', () => {
-    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish']);
+    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish', 'export.onDidProgress']);
   });
 
   it('every channel has a request schema and there are no extra schemas', () => {

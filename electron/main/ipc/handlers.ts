@@ -1,34 +1,56 @@
 import type { AppInfo, AppMode, IpcHandlers } from '../../../shared/ipc/contract';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
-import type { CrawlService } from '../services/crawl-service';
-import type { CrawlSettings } from '../../../shared/types/crawl';
+import type { DataStore } from '../services/app-services';
+import type { ExportService } from '../services/export-service';
+import type { RecoveryService } from '../services/recovery-service';
+import { checkpointHandlers } from './checkpoint-handlers';
+import { crawlHandlers } from './crawl-handlers';
+import { duplicateHandlers } from './duplicate-handlers';
+import { exportHandlers } from './export-handlers';
+import { frontierHandlers } from './frontier-handlers';
+import { settingsHandlers } from './settings-handlers';
 
+/** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
 export interface HandlerContext {
   mode: AppMode;
   version: string;
-  crawls: CrawlService;
   hostOverrides: AppInfo['hostOverrides'];
   closedResolver: boolean;
+  /** Folder suggested for exports. */
+  exportFolder: string;
+  store(): DataStore;
+  recovery: RecoveryService;
+  exports: ExportService;
+  /**
+   * Rolls the database back to a crawl's checkpoint (stops every crawl, restores, reopens).
+   * @throws CodedError CHECKPOINT_NOT_FOUND
+   */
+  rollBack(crawlId: number, name: string): Promise<void>;
 }
 
 /**
- * The contract's handlers: thin adapters from validated requests to the services.
- * `IpcHandlers` is a mapped type over the channel list, so a missing handler fails to compile.
+ * The contract's handlers: thin adapters from validated requests to the services, one file per
+ * namespace. `IpcHandlers` is a mapped type over the channel list, so a missing handler fails to compile.
  */
 export function createHandlers(context: HandlerContext): IpcHandlers {
-  const { crawls } = context;
   return {
-    'app.getInfo': async () => ({
-      mode: context.mode,
-      version: context.version,
-      hostOverrides: context.hostOverrides,
-      closedResolver: context.closedResolver,
-      defaultSettings: { ...DEFAULT_CRAWL_SETTINGS, hostOverrides: [...context.hostOverrides], closedResolver: context.closedResolver },
-    }),
-    'crawl.start': async ({ seeds, settings }) => ({ crawlId: crawls.start(seeds, settings as Partial<CrawlSettings> | undefined).crawlId }),
-    'crawl.stop': async ({ crawlId }) => ({ stopped: crawls.stop(crawlId) }),
-    'crawl.list': async () => crawls.list(),
-    'crawl.getProgress': async ({ crawlId }) => crawls.progress(crawlId),
-    'frontier.queryUrls': async ({ crawlId, ...query }) => crawls.repositoryForQueries.queryUrls(crawlId, query),
+    'app.getInfo': async () => {
+      const { settings } = context.store();
+      return {
+        mode: context.mode,
+        version: context.version,
+        hostOverrides: context.hostOverrides,
+        closedResolver: context.closedResolver,
+        defaultSettings: { ...DEFAULT_CRAWL_SETTINGS, ...settings.crawlDefaults(), hostOverrides: [...context.hostOverrides], closedResolver: context.closedResolver },
+        lastOpenCrawlId: settings.lastOpenCrawl(),
+        exportFolder: context.exportFolder,
+      };
+    },
+    ...crawlHandlers(context),
+    ...frontierHandlers(context),
+    ...duplicateHandlers(context),
+    ...settingsHandlers(context),
+    ...checkpointHandlers(context),
+    ...exportHandlers(context),
   };
 }

@@ -1,12 +1,23 @@
+import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { AppMode } from '../../../shared/ipc/contract';
 import type { IpcEvent } from '../../../shared/ipc/channels';
 import type { HostOverride } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../db/checkpoints';
 import { openDatabase } from '../db/connection';
+import { DuplicateQueries } from '../db/queries/duplicate-queries';
+import { ExportQueries } from '../db/queries/export-queries';
+import { FrontierQueries } from '../db/queries/frontier-queries';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
+import { crawlProfile } from './duplicates-service';
+import { ExportService } from './export-service';
+import { RecoveryService } from './recovery-service';
+import { SettingsService } from './settings-service';
 
+/** What the composition root needs: the database file, the mode and the command line's resolver options. */
 export interface AppServicesOptions {
   dbPath: string;
   mode: AppMode;
@@ -20,10 +31,22 @@ export interface AppServicesOptions {
 /** A push-event listener of a transport. */
 export type EventSink = (event: IpcEvent, payload: unknown) => void;
 
-/** The headless application: database, crawl service and the IPC dispatcher over them. */
-export interface AppServices {
+/** Everything bound to one open database connection; replaced whole when a checkpoint is restored. */
+export interface DataStore {
   db: Database;
   crawls: CrawlService;
+  settings: SettingsService;
+  frontier: FrontierQueries;
+  duplicates: DuplicateQueries;
+  exports: ExportQueries;
+}
+
+/** The headless application: database, services and the IPC dispatcher over them. */
+export interface AppServices {
+  /** The current connection (a checkpoint rollback replaces it). */
+  readonly db: Database;
+  readonly crawls: CrawlService;
+  readonly settings: SettingsService;
   dispatch: Dispatcher;
   /** Adds a push-event listener. @returns the function that removes it */
   subscribe(sink: EventSink): () => void;
@@ -32,35 +55,103 @@ export interface AppServices {
 
 /**
  * Composition root shared by the Electron main process and the browser-mode server. Crawls left
- * `running` by a process that died are marked `interrupted` so the GUI can offer to resume them.
+ * `running` by a process that died are marked `interrupted`, and offered in "Resume crawl?".
+ * "Resume from checkpoint" stops every crawl, closes the database, copies the snapshot over it,
+ * reopens it (checkpoint rows and app settings carried over), then resumes the crawl; requests
+ * that arrive meanwhile get BUSY.
  * @throws CodedError DB_OPEN_FAILED
  */
 export function createAppServices(options: AppServicesOptions): AppServices {
-  const db = openDatabase(options.dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  db.prepare(`UPDATE crawls SET status = 'interrupted' WHERE status = 'running'`).run();
   const sinks = new Set<EventSink>();
   const emit: EventSink = (event, payload) => {
     for (const sink of sinks) sink(event, payload);
   };
   const hostOverrides = options.hostOverrides ?? [];
   const closedResolver = options.closedResolver ?? false;
-  const crawls = new CrawlService(db, { hostOverrides, closedResolver }, {
-    onProgress: (progress) => emit('crawl.onDidProgress', progress),
-    onFinish: (summary) => emit('crawl.onDidFinish', summary),
-  });
-  const dispatch = createDispatcher(createHandlers({ mode: options.mode, version: options.version, crawls, hostOverrides, closedResolver }));
+
+  /** Opens the database and binds the services to it. @returns the store and the crawls marked interrupted */
+  const open = (): { store: DataStore; interrupted: number[] } => {
+    const db = openDatabase(options.dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    const interrupted = db.prepare(`SELECT id FROM crawls WHERE status = 'running' ORDER BY id DESC`).pluck().all() as number[];
+    db.prepare(`UPDATE crawls SET status = 'interrupted' WHERE status = 'running'`).run();
+    const settings = new SettingsService(db);
+    const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults() }, {
+      onProgress: (progress) => emit('crawl.onDidProgress', progress),
+      onFinish: (summary) => emit('crawl.onDidFinish', summary),
+    });
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db) }, interrupted };
+  };
+
+  const first = open();
+  let store = first.store;
+  let busy: string | null = null;
+  const recovery = new RecoveryService(first.interrupted);
+  const exportService = new ExportService(
+    { queries: () => store.exports, profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings) },
+    (progress) => emit('export.onDidProgress', progress),
+  );
+
+  const rollBack = async (crawlId: number, name: string): Promise<void> => {
+    const all = listCheckpoints(store.db);
+    const checkpoint = all.find((c) => c.crawlId === crawlId && c.name === name);
+    if (!checkpoint) throw new CodedError('CHECKPOINT_NOT_FOUND', `Crawl ${crawlId} has no checkpoint named "${name}"`);
+    const settingsRows = store.settings.snapshot();
+    busy = `Rolling back crawl ${crawlId} to checkpoint ${name}`;
+    try {
+      await store.crawls.close();
+      store.db.close();
+      let failure: unknown = null;
+      try {
+        restoreCheckpoint(options.dbPath, checkpoint);
+      } catch (error) {
+        failure = error;
+      }
+      store = open().store;
+      if (failure) throw failure;
+      recordCheckpoints(store.db, all);
+      store.settings.restore(settingsRows);
+    } finally {
+      busy = null;
+    }
+  };
+
+  const handlerDispatch = createDispatcher(
+    createHandlers({
+      mode: options.mode,
+      version: options.version,
+      hostOverrides,
+      closedResolver,
+      exportFolder: path.dirname(path.resolve(options.dbPath)),
+      store: () => store,
+      recovery,
+      exports: exportService,
+      rollBack,
+    }),
+  );
+  const dispatch: Dispatcher = async (channel, payload) => {
+    if (busy !== null) return { ok: false, error: { code: 'BUSY', message: `${busy}; try again in a moment` } };
+    return handlerDispatch(channel, payload);
+  };
+
   return {
-    db,
-    crawls,
+    get db() {
+      return store.db;
+    },
+    get crawls() {
+      return store.crawls;
+    },
+    get settings() {
+      return store.settings;
+    },
     dispatch,
     subscribe(sink) {
       sinks.add(sink);
       return () => sinks.delete(sink);
     },
     async close() {
-      await crawls.close();
+      await store.crawls.close();
       sinks.clear();
-      db.close();
+      store.db.close();
     },
   };
 }

@@ -1,24 +1,46 @@
 import { useEffect } from 'react';
-import { CrawlPanel } from '../features/crawl/CrawlPanel';
-import { FrontierTable } from '../features/frontier/FrontierTable';
-import { connectStoreToEvents, useStore } from '../store';
+import { CheckpointsView } from '../features/checkpoints/CheckpointsView';
+import { CrawlsView } from '../features/crawls/CrawlsView';
+import { CrawlView } from '../features/crawl/CrawlView';
+import { DuplicatesView } from '../features/duplicates/DuplicatesView';
+import { FrontierView } from '../features/frontier/FrontierView';
+import { RecoveryDialog } from '../features/recovery/RecoveryDialog';
+import { SettingsView } from '../features/settings/SettingsView';
+import { bootstrap, connectStoreToEvents, useStore, type TabName } from '../store';
+import { panelId, tabId, Tabs } from './Tabs';
 
-/** The workbench: crawl panel above the live frontier table. */
+const VIEWS: Record<TabName, () => React.JSX.Element> = {
+  Crawl: CrawlView,
+  Frontier: FrontierView,
+  Duplicates: DuplicatesView,
+  Settings: SettingsView,
+  Checkpoints: CheckpointsView,
+  Crawls: CrawlsView,
+};
+
+/** The workbench: a tab per view; only the visible view is mounted (and queries main). */
 export function App() {
-  const loadInfo = useStore((s) => s.loadInfo);
   const mode = useStore((s) => s.info?.mode);
+  const infoError = useStore((s) => s.infoError);
+  const tab = useStore((s) => s.tab);
   useEffect(() => {
-    void loadInfo();
-    return connectStoreToEvents();
-  }, [loadInfo]);
+    const disconnect = connectStoreToEvents();
+    void bootstrap();
+    return disconnect;
+  }, []);
+  const View = VIEWS[tab];
   return (
     <main className="app">
       <header className="app-header">
         <h1>Crawlbench</h1>
+        <Tabs />
         {mode ? <span className="mode">{mode === 'browser' ? 'browser mode' : 'desktop'}</span> : null}
       </header>
-      <CrawlPanel />
-      <FrontierTable />
+      {infoError ? <p className="field-error">{infoError}</p> : null}
+      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="tabpanel">
+        <View />
+      </div>
+      <RecoveryDialog />
     </main>
   );
 }

@@ -1,79 +1,43 @@
-import { create, type StateCreator } from 'zustand';
-import type { AppInfo } from '../../../shared/ipc/contract';
-import type { CrawlProgress, CrawlSettings, CrawlSummary } from '../../../shared/types/crawl';
+import { create } from 'zustand';
 import { api } from '../ipc/client';
+import { createAppSlice, type AppSlice } from './app-slice';
+import { createCrawlSlice, type CrawlSlice } from './crawl-slice';
+import { createExportSlice, type ExportSlice } from './export-slice';
+import { createRecoverySlice, type RecoverySlice } from './recovery-slice';
+import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-/** App-wide facts from main. */
-export interface AppSlice {
-  info: AppInfo | null;
-  loadInfo(): Promise<void>;
-}
-
-/** The crawl the user is watching: its id, live counters and a short pages/s history. */
-export interface CrawlSlice {
-  crawlId: number | null;
-  progress: CrawlProgress | null;
-  /** pages/s samples, one per progress event, at most 240 (a minute at 4/s). */
-  rateHistory: number[];
-  lastSummary: CrawlSummary | null;
-  startError: string | null;
-  starting: boolean;
-  startCrawl(seeds: string[], settings: Partial<CrawlSettings>): Promise<boolean>;
-  stopCrawl(): Promise<void>;
-  applyProgress(progress: CrawlProgress): void;
-  applyFinish(summary: CrawlSummary): void;
-}
-
-export type Store = AppSlice & CrawlSlice;
-
-const createAppSlice: StateCreator<Store, [], [], AppSlice> = (set) => ({
-  info: null,
-  async loadInfo() {
-    const result = await api['app.getInfo']({});
-    if (result.ok) set({ info: result.value });
-  },
-});
-
-const createCrawlSlice: StateCreator<Store, [], [], CrawlSlice> = (set, get) => ({
-  crawlId: null,
-  progress: null,
-  rateHistory: [],
-  lastSummary: null,
-  startError: null,
-  starting: false,
-  async startCrawl(seeds, settings) {
-    set({ starting: true, startError: null });
-    const result = await api['crawl.start']({ seeds, settings });
-    if (!result.ok) {
-      set({ starting: false, startError: result.error.message });
-      return false;
-    }
-    set({ starting: false, crawlId: result.value.crawlId, progress: null, rateHistory: [], lastSummary: null });
-    return true;
-  },
-  async stopCrawl() {
-    const { crawlId } = get();
-    if (crawlId !== null) await api['crawl.stop']({ crawlId });
-  },
-  applyProgress(progress) {
-    if (progress.crawlId !== get().crawlId) return;
-    set((state) => ({ progress, rateHistory: [...state.rateHistory.slice(-239), progress.pagesPerSecond] }));
-  },
-  applyFinish(summary) {
-    if (summary.id !== get().crawlId) return;
-    set({ lastSummary: summary });
-  },
-});
+/** The whole store: every slice's state and actions. */
+export type Store = AppSlice & CrawlSlice & RecoverySlice & SettingsSlice & ExportSlice;
+export { TABS, type TabName } from './app-slice';
 
 /** The one store, made of typed slices (zustand's slices pattern). */
-export const useStore = create<Store>()((...args) => ({ ...createAppSlice(...args), ...createCrawlSlice(...args) }));
+export const useStore = create<Store>()((...args) => ({
+  ...createAppSlice(...args),
+  ...createCrawlSlice(...args),
+  ...createRecoverySlice(...args),
+  ...createSettingsSlice(...args),
+  ...createExportSlice(...args),
+}));
 
 /** Wires push events into the store once. @returns the unsubscribe function */
 export function connectStoreToEvents(): () => void {
-  const offProgress = api.on('crawl.onDidProgress', (progress) => useStore.getState().applyProgress(progress));
-  const offFinish = api.on('crawl.onDidFinish', (summary) => useStore.getState().applyFinish(summary));
+  const offs = [
+    api.on('crawl.onDidProgress', (progress) => useStore.getState().applyProgress(progress)),
+    api.on('crawl.onDidFinish', (summary) => useStore.getState().applyFinish(summary)),
+    api.on('export.onDidProgress', (progress) => useStore.getState().applyExportProgress(progress)),
+  ];
   return () => {
-    offProgress();
-    offFinish();
+    for (const off of offs) off();
   };
+}
+
+/**
+ * Startup: app facts, saved settings, the crash-recovery offer, and the crawl open last time.
+ * The offer wins: its crawl is the one to look at.
+ */
+export async function bootstrap(): Promise<void> {
+  const state = useStore.getState();
+  const [info, offer] = await Promise.all([state.loadInfo(), state.loadRecovery(), state.loadSettings()]);
+  const crawlId = offer?.crawlId ?? info?.lastOpenCrawlId ?? null;
+  if (crawlId !== null && useStore.getState().crawlId === null) await useStore.getState().openCrawl(crawlId);
 }

@@ -1,19 +1,43 @@
-import type { CrawlSettings, HostOverride } from '../../../../shared/types/crawl';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
 
-/** Field-level errors of the crawl form, keyed by field name. */
-export type FormErrors = Partial<Record<'seeds' | 'hostOverrides' | 'threads' | 'maxPages' | 'minDelayMs', string>>;
+/** Fields of the crawl form. */
+export type CrawlFormField = 'seeds' | 'hostOverrides' | 'threads' | 'maxPages' | 'maxDepth' | 'scope' | 'minDelayMs' | 'userAgent';
 
+/** Field-level errors of the crawl form, keyed by field. */
+export type FormErrors = Partial<Record<CrawlFormField, string>>;
+
+/** The form's values as typed (text), plus the robots switch. */
 export interface CrawlFormValues {
   seeds: string;
   hostOverrides: string;
   threads: string;
   maxPages: string;
+  maxDepth: string;
+  scope: string;
   minDelayMs: string;
+  userAgent: string;
+  obeyRobots: boolean;
+}
+
+/** Form values from crawl settings (the app's effective defaults). */
+export function formValuesFrom(settings: Pick<CrawlSettings, 'threads' | 'maxPages' | 'maxDepth' | 'scope' | 'minDelayMs' | 'userAgent' | 'obeyRobots'>): CrawlFormValues {
+  return {
+    seeds: '',
+    hostOverrides: '',
+    threads: String(settings.threads),
+    maxPages: String(settings.maxPages),
+    maxDepth: String(settings.maxDepth),
+    scope: settings.scope,
+    minDelayMs: String(settings.minDelayMs),
+    userAgent: settings.userAgent,
+    obeyRobots: settings.obeyRobots,
+  };
 }
 
 /**
  * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler).
- * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') // [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
+ * @returns the overrides, or a message naming the first bad line
+ * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') → [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
  */
 export function parseOverrideLines(text: string): HostOverride[] | string {
   const overrides: HostOverride[] = [];
@@ -21,13 +45,21 @@ export function parseOverrideLines(text: string): HostOverride[] | string {
     const match = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[0-9.]+)(?::(\d{1,5}))?$/.exec(line);
     if (!match) return `"${line}" is not host=address[:port]`;
     const override: HostOverride = { host: match[1]!.toLowerCase(), address: match[2]!.replace(/^\[|\]$/g, '') };
-    if (match[3] !== undefined) override.port = Number(match[3]);
+    if (match[3] !== undefined) {
+      const port = Number(match[3]);
+      if (port < 1 || port > 65_535) return `"${line}": port must be 1-65535`;
+      override.port = port;
+    }
     overrides.push(override);
   }
   return overrides;
 }
 
-/** Validates the form; returns the seeds and settings, or the errors to show beside each field. */
+/**
+ * Validates the crawl form (the same limits main enforces).
+ * @returns the seeds and settings to send, or one message per bad field to show beside it
+ * @example readCrawlForm({ ...values, seeds: 'not a url' }) → { ok: false, errors: { seeds: 'not a url is not an absolute URL (e.g. https://example.com/)' } }
+ */
 export function readCrawlForm(values: CrawlFormValues): { ok: true; seeds: string[]; settings: Partial<CrawlSettings> } | { ok: false; errors: FormErrors } {
   const errors: FormErrors = {};
   const seeds = values.seeds.split('\n').map((s) => s.trim()).filter(Boolean);
@@ -42,21 +74,34 @@ export function readCrawlForm(values: CrawlFormValues): { ok: true; seeds: strin
   }
   const overrides = parseOverrideLines(values.hostOverrides);
   if (typeof overrides === 'string') errors.hostOverrides = overrides;
-  const int = (field: 'threads' | 'maxPages' | 'minDelayMs', min: number, max: number): number | undefined => {
-    const n = Number(values[field]);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      errors[field] = `Whole number from ${min} to ${max}`;
-      return undefined;
-    }
+  const int = (field: 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs', min: number, max: number): number => {
+    const text = values[field].trim();
+    const n = Number(text);
+    if (text === '' || !Number.isInteger(n) || n < min || n > max) errors[field] = `Whole number from ${min} to ${max.toLocaleString('en-US')}`;
     return n;
   };
   const threads = int('threads', 1, 256);
   const maxPages = int('maxPages', 0, 100_000_000);
+  const maxDepth = int('maxDepth', 0, 10_000);
   const minDelayMs = int('minDelayMs', 0, 3_600_000);
+  if (!(CRAWL_SCOPES as readonly string[]).includes(values.scope)) errors.scope = `Choose one of ${CRAWL_SCOPES.join(', ')}`;
+  const userAgent = values.userAgent.trim();
+  if (userAgent === '' || userAgent.length > 512) errors.userAgent = 'A user agent of 1 to 512 characters';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
     seeds,
-    settings: { threads: threads!, maxPages: maxPages!, minDelayMs: minDelayMs!, ...(Array.isArray(overrides) && overrides.length > 0 ? { hostOverrides: overrides } : {}) },
+    settings: {
+      threads,
+      maxPages,
+      maxDepth,
+      minDelayMs,
+      // The politeness delay is a lower bound; raise the upper bound with it when it passes the default.
+      ...(minDelayMs > DEFAULT_CRAWL_SETTINGS.maxDelayMs ? { maxDelayMs: minDelayMs } : {}),
+      scope: values.scope as CrawlScope,
+      userAgent,
+      obeyRobots: values.obeyRobots,
+      ...(Array.isArray(overrides) && overrides.length > 0 ? { hostOverrides: overrides } : {}),
+    },
   };
 }

@@ -1,0 +1,75 @@
+import type { Database } from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../connection';
+import { contentGroupDetail, urlGroupDetail } from '../../services/duplicates-service';
+import { DuplicateQueries } from './duplicate-queries';
+import { insertCrawl } from './test-rows';
+
+let db: Database;
+beforeEach(() => {
+  db = openDatabase(':memory:');
+});
+afterEach(() => db.close());
+
+function addContentGroup(crawlId: number, kind: 'exact' | 'near', first: number, members: [number, number][]): number {
+  const id = Number(db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, 1)`).run(crawlId, kind, kind === 'exact' ? `fp${first}` : null, first).lastInsertRowid);
+  for (const [urlId, similarity] of members) db.prepare(`INSERT INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`).run(id, urlId, similarity);
+  return id;
+}
+
+describe('duplicate-URL groups', () => {
+  it('lists URLs with two or more raw spellings; the detail labels each spelling and picks the fetched one', () => {
+    const { crawlId, ids } = insertCrawl(db, [
+      { url: 'http://s.test/' },
+      { url: 'http://s.test/item?PHPSESSID=abc', from: 1, aliases: ['http://s.test/item?PHPSESSID=def', 'http://s.test/item#top'] },
+      { url: 'http://s.test/b.html', from: 1 },
+    ]);
+    const queries = new DuplicateQueries(db);
+    expect(queries.urlGroups(crawlId, { offset: 0, limit: 10 })).toEqual({ total: 1, offset: 0, rows: [{ urlId: ids[1], normalizedKey: expect.any(String), normalized: 'http://s.test/item', members: 3 }] });
+    expect(queries.urlGroups(crawlId, { offset: 0, limit: 10, text: 'nothing' }).total).toBe(0);
+    const detail = urlGroupDetail(queries, crawlId, ids[1]!, {});
+    expect(detail.canonical).toBe('http://s.test/item?PHPSESSID=abc');
+    expect(detail.decidedBy).toBe('fetchedOk');
+    expect(detail.profileName).toBe('standard');
+    expect(Object.fromEntries(detail.members.map((m) => [m.rawUrl, m.causes]))).toEqual({
+      'http://s.test/item#top': ['fragment'],
+      'http://s.test/item?PHPSESSID=abc': ['tracking parameter', 'empty query'],
+      'http://s.test/item?PHPSESSID=def': ['tracking parameter', 'empty query'],
+    });
+    expect(detail.members[0]!.firstSeenFrom).toBe('http://s.test/');
+    expect(() => urlGroupDetail(queries, crawlId, 999, {})).toThrow(expect.objectContaining({ code: 'GROUP_NOT_FOUND' }));
+  });
+});
+
+describe('content groups', () => {
+  it('counts the first page once whether or not it is stored as a member, and lists it first', () => {
+    const { crawlId, ids } = insertCrawl(db, [{ url: 'http://d.test/a' }, { url: 'http://d.test/a-copy' }, { url: 'http://d.test/n1' }, { url: 'http://d.test/n2' }]);
+    for (const [index, title] of ['Story', 'Story (copy)', 'Near', 'Near'].entries()) {
+      db.prepare(`INSERT INTO pages (url_id, crawl_id, final_url, http_status, body_bytes, fetch_ms, title, fetched_at_ms, text_chars) VALUES (?, ?, 'x', 200, 1, 1, ?, 1, 100)`).run(ids[index], crawlId, title);
+    }
+    const exact = addContentGroup(crawlId, 'exact', ids[0]!, [[ids[0]!, 1], [ids[1]!, 1]]);
+    const near = addContentGroup(crawlId, 'near', ids[2]!, [[ids[3]!, 0.93]]);
+    const queries = new DuplicateQueries(db);
+    const list = queries.contentGroups(crawlId, { offset: 0, limit: 10 });
+    expect(list.rows.map((g) => [g.id, g.kind, g.firstUrl, g.members, g.minSimilarity])).toEqual([
+      [exact, 'exact', 'http://d.test/a', 2, 1],
+      [near, 'near', 'http://d.test/n1', 2, 0.93],
+    ]);
+    expect(queries.contentGroups(crawlId, { offset: 0, limit: 10, kind: 'near' }).total).toBe(1);
+    const detail = contentGroupDetail(queries, crawlId, near);
+    expect(detail.members.map((m) => [m.url, m.title, m.similarity])).toEqual([
+      ['http://d.test/n1', 'Near', 1],
+      ['http://d.test/n2', 'Near', 0.93],
+    ]);
+    expect(detail.texts).toEqual({ left: 'Near', right: 'Near', textSource: 'titles' });
+    expect(() => contentGroupDetail(queries, crawlId + 1, near)).toThrow(expect.objectContaining({ code: 'GROUP_NOT_FOUND' }));
+  });
+
+  it('uses stored page texts for the diff when a page_texts table exists', () => {
+    const { crawlId, ids } = insertCrawl(db, [{ url: 'http://d.test/n1' }, { url: 'http://d.test/n2' }]);
+    const group = addContentGroup(crawlId, 'near', ids[0]!, [[ids[1]!, 0.95]]);
+    db.exec(`CREATE TABLE page_texts (url_id INTEGER PRIMARY KEY, text TEXT NOT NULL)`);
+    db.prepare(`INSERT INTO page_texts VALUES (?, ?), (?, ?)`).run(ids[0], 'filed by the night clerk', ids[1], 'signed by the day judge');
+    expect(contentGroupDetail(new DuplicateQueries(db), crawlId, group).texts).toEqual({ left: 'filed by the night clerk', right: 'signed by the day judge', textSource: 'page text' });
+  });
+});

@@ -1,0 +1,163 @@
+import type { Database } from 'better-sqlite3';
+import { StatementCache } from './statement-cache';
+
+/** A page of rows read by key (keyset paging: `WHERE key > last ORDER BY key LIMIT n`). */
+export interface KeyedPage<Row> {
+  rows: Row[];
+  /** Key of the last row, to pass as `afterKey` for the next page; unchanged when `rows` is empty. */
+  lastKey: number;
+}
+
+/** One row of a pages export. Times are epoch ms, sizes bytes. */
+export interface PageExportRow {
+  urlId: number;
+  url: string;
+  finalUrl: string;
+  httpStatus: number;
+  contentType: string | null;
+  bodyBytes: number;
+  truncated: number;
+  fetchMs: number;
+  title: string | null;
+  fetchedAtMs: number;
+  fingerprint: string | null;
+  textChars: number | null;
+  redirectChainJson: string | null;
+}
+
+/** One row of a frontier export. */
+export interface FrontierExportRow {
+  id: number;
+  url: string;
+  normalized: string;
+  normalizedKey: string;
+  host: string;
+  registrableDomain: string | null;
+  state: string;
+  depth: number;
+  discoveredFrom: number | null;
+  enqueuedAtMs: number;
+  fetchedAtMs: number | null;
+  httpStatus: number | null;
+  errorCode: string | null;
+  errorReason: string | null;
+  attempts: number;
+}
+
+/** A duplicate-URL group with its raw spellings. */
+export interface UrlGroupExport {
+  urlId: number;
+  url: string;
+  normalized: string;
+  normalizedKey: string;
+  httpStatus: number | null;
+  aliases: string[];
+}
+
+/** One page of a content group. */
+export interface ContentMemberExportRow {
+  groupId: number;
+  kind: string;
+  fingerprint: string | null;
+  firstUrl: string;
+  url: string;
+  similarity: number;
+  title: string | null;
+}
+
+/**
+ * Keyset-paged reads for exports: each call reads one bounded page, so an export of a million
+ * rows never holds more than one page in memory and the crawler's writes interleave with it.
+ */
+export class ExportQueries {
+  private readonly statements: StatementCache;
+
+  constructor(db: Database) {
+    this.statements = new StatementCache(db);
+  }
+
+  countPages(crawlId: number): number {
+    return this.statements.get(`SELECT COUNT(*) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+  }
+
+  pages(crawlId: number, afterKey: number, limit: number): KeyedPage<PageExportRow> {
+    const rows = this.statements
+      .get(
+        `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
+                p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
+                p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson
+         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
+      )
+      .all(crawlId, afterKey, limit) as PageExportRow[];
+    return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
+  }
+
+  countUrls(crawlId: number): number {
+    return this.statements.get(`SELECT COUNT(*) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+  }
+
+  frontier(crawlId: number, afterKey: number, limit: number): KeyedPage<FrontierExportRow> {
+    const rows = this.statements
+      .get(
+        `SELECT id, url, normalized, normalized_key AS normalizedKey, host, registrable_domain AS registrableDomain, state, depth,
+                discovered_from AS discoveredFrom, enqueued_at_ms AS enqueuedAtMs, fetched_at_ms AS fetchedAtMs, http_status AS httpStatus,
+                error_code AS errorCode, error_reason AS errorReason, attempts
+         FROM urls WHERE +crawl_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .all(crawlId, afterKey, limit) as FrontierExportRow[];
+    return { rows, lastKey: rows.at(-1)?.id ?? afterKey };
+  }
+
+  /** Raw spellings in duplicate-URL groups (one exported row each). */
+  countUrlGroupMembers(crawlId: number): number {
+    return this.statements
+      .get(`SELECT COALESCE(SUM(n), 0) FROM (SELECT COUNT(*) AS n FROM urls u JOIN url_aliases a ON a.url_id = u.id WHERE u.crawl_id = ? GROUP BY u.id HAVING COUNT(*) > 1)`)
+      .pluck()
+      .get(crawlId) as number;
+  }
+
+  urlGroups(crawlId: number, afterKey: number, limit: number): KeyedPage<UrlGroupExport> {
+    const groups = this.statements
+      .get(
+        `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.http_status AS httpStatus, group_concat(a.raw_url, char(10)) AS aliases
+         FROM urls u JOIN url_aliases a ON a.url_id = u.id
+         WHERE u.crawl_id = ? AND u.id > ? GROUP BY u.id HAVING COUNT(*) > 1 ORDER BY u.id LIMIT ?`,
+      )
+      .all(crawlId, afterKey, limit) as (Omit<UrlGroupExport, 'aliases'> & { aliases: string })[];
+    const rows = groups.map((group) => ({ ...group, aliases: group.aliases.split('\n').sort() }));
+    return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
+  }
+
+  /** Pages in content groups, counting each group's first page once. */
+  countContentMembers(crawlId: number): number {
+    return this.statements
+      .get(
+        `SELECT COUNT(*) + (SELECT COUNT(*) FROM content_groups g WHERE g.crawl_id = ? AND NOT EXISTS (SELECT 1 FROM content_group_members m WHERE m.group_id = g.id AND m.url_id = g.first_url_id))
+         FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE g.crawl_id = ?`,
+      )
+      .pluck()
+      .get(crawlId, crawlId) as number;
+  }
+
+  /** Members of content groups with id > afterKey; whole groups per page (at least one group). */
+  contentGroups(crawlId: number, afterKey: number, limit: number): KeyedPage<ContentMemberExportRow> {
+    const groups = this.statements
+      .get(`SELECT g.id, g.kind, g.fingerprint, g.first_url_id AS firstUrlId, f.url AS firstUrl FROM content_groups g JOIN urls f ON f.id = g.first_url_id WHERE g.crawl_id = ? AND g.id > ? ORDER BY g.id LIMIT ?`)
+      .all(crawlId, afterKey, limit) as { id: number; kind: string; fingerprint: string | null; firstUrlId: number; firstUrl: string }[];
+    const members = this.statements.get(
+      `SELECT u.id AS urlId, u.url, m.similarity, p.title FROM content_group_members m JOIN urls u ON u.id = m.url_id LEFT JOIN pages p ON p.url_id = u.id
+       WHERE m.group_id = ? ORDER BY m.similarity DESC, u.id`,
+    );
+    const firstTitle = this.statements.get(`SELECT title FROM pages WHERE url_id = ?`).pluck();
+    const rows: ContentMemberExportRow[] = [];
+    for (const group of groups) {
+      const list = members.all(group.id) as { urlId: number; url: string; similarity: number; title: string | null }[];
+      const base = { groupId: group.id, kind: group.kind, fingerprint: group.fingerprint, firstUrl: group.firstUrl };
+      if (!list.some((member) => member.urlId === group.firstUrlId)) {
+        rows.push({ ...base, url: group.firstUrl, similarity: 1, title: (firstTitle.get(group.firstUrlId) as string | null | undefined) ?? null });
+      }
+      for (const member of list) rows.push({ ...base, url: member.url, similarity: member.urlId === group.firstUrlId ? 1 : member.similarity, title: member.title });
+    }
+    return { rows, lastKey: groups.at(-1)?.id ?? afterKey };
+  }
+}

@@ -1,0 +1,39 @@
+import type { Database } from 'better-sqlite3';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../../shared/types/crawl';
+import { createNormalizer } from '../../../../shared/url/normalize';
+
+/** Test helper: one URL row to insert (normalized form and key computed under the standard profile). */
+export interface TestUrl {
+  url: string;
+  state?: 'pending' | 'in_flight' | 'done' | 'error';
+  depth?: number;
+  from?: number | null;
+  status?: number | null;
+  aliases?: string[];
+}
+
+/** Test helper: inserts a crawl and its URLs (ids in order from the first free id), returns the crawl id and URL ids. */
+export function insertCrawl(db: Database, urls: readonly TestUrl[], settings: Partial<CrawlSettings> = {}): { crawlId: number; ids: number[] } {
+  const crawlId = Number(
+    db.prepare(`INSERT INTO crawls (seeds_json, settings_json, status, created_at_ms) VALUES (?, ?, 'stopped', 1)`).run(JSON.stringify([urls[0]?.url ?? 'http://a.test/']), JSON.stringify({ ...DEFAULT_CRAWL_SETTINGS, ...settings }))
+      .lastInsertRowid,
+  );
+  const normalize = createNormalizer(settings.normalizationProfile ?? DEFAULT_CRAWL_SETTINGS.normalizationProfile);
+  const insert = db.prepare(
+    `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, http_status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 1, ?)`,
+  );
+  const alias = db.prepare(`INSERT INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
+  const ids = urls.map((row) => {
+    const normalized = normalize(row.url);
+    if (!normalized.ok) throw new Error(normalized.error.message);
+    const host = new URL(row.url).hostname;
+    const id = Number(
+      insert.run(crawlId, normalized.value.key, normalized.value.normalized, row.url, host, host.split('.').slice(-2).join('.'), row.state ?? 'done', row.depth ?? 0, row.from ?? null, row.status ?? (row.state === 'done' || row.state === undefined ? 200 : null))
+        .lastInsertRowid,
+    );
+    for (const raw of [row.url, ...(row.aliases ?? [])]) alias.run(id, raw, row.from ?? null);
+    return id;
+  });
+  return { crawlId, ids };
+}

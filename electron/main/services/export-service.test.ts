@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ExportProgress } from '../../../shared/ipc/views';
+import { PROFILES } from '../../../shared/url/profiles';
+import { openDatabase } from '../db/connection';
+import { ExportQueries } from '../db/queries/export-queries';
+import { insertCrawl } from '../db/queries/test-rows';
+import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
+
+let db: Database;
+let dir: string;
+let reports: ExportProgress[];
+let service: ExportService;
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-export-'));
+  reports = [];
+  const queries = new ExportQueries(db);
+  service = new ExportService({ queries: () => queries, profileOf: () => PROFILES.standard }, (progress) => reports.push(progress), { pageSize: 7, progressIntervalMs: 0 });
+});
+afterEach(() => {
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function addPages(crawlId: number, ids: number[], title: (index: number) => string): void {
+  const insert = db.prepare(`INSERT INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, fetch_ms, title, fetched_at_ms) VALUES (?, ?, ?, 200, 'text/html', 10, 5, ?, 1000)`);
+  ids.forEach((id, index) => insert.run(id, crawlId, `http://a.test/${index}`, title(index)));
+}
+
+describe('csvField', () => {
+  it('quotes fields holding a comma, quote or line break (RFC 4180)', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('say "hi", ok')).toBe('"say ""hi"", ok"');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(null)).toBe('');
+    expect(csvField(['case', 'www'])).toBe('case|www');
+    expect(csvField(0)).toBe('0');
+  });
+});
+
+describe('ExportService', () => {
+  it('streams every page to CSV in keyset pages, with a header, CRLF lines and progress up to done', async () => {
+    const { crawlId, ids } = insertCrawl(db, Array.from({ length: 30 }, (_, i) => ({ url: `http://a.test/${i}` })));
+    addPages(crawlId, ids, (i) => (i === 3 ? 'Quotes "and", commas' : `Page ${i}`));
+    const file = path.join(dir, 'pages.csv');
+    const { progress, done } = service.start({ crawlId, kind: 'pages', format: 'csv', file });
+    expect(progress).toMatchObject({ state: 'running', totalRows: 30, rowsWritten: 0 });
+    const last = await done;
+    expect(last).toMatchObject({ state: 'done', rowsWritten: 30, totalRows: 30, error: null });
+    const lines = fs.readFileSync(file, 'utf8').split('\r\n');
+    expect(lines[0]).toBe(EXPORT_COLUMNS.pages.join(','));
+    expect(lines).toHaveLength(32); // header, 30 rows, final empty string
+    expect(lines[4]).toContain(',"Quotes ""and"", commas",');
+    // Progress after each page of 7 rows, then the final report.
+    expect(reports.map((r) => r.rowsWritten)).toEqual([7, 14, 21, 28, 30, 30]);
+    expect(reports.at(-1)!.state).toBe('done');
+  });
+
+  it('writes the frontier as JSONL, one object per URL with the columns in order', async () => {
+    const { crawlId } = insertCrawl(db, [{ url: 'http://a.test/' }, { url: 'http://a.test/x', from: 1, state: 'pending', depth: 1 }]);
+    const file = path.join(dir, 'frontier.jsonl');
+    await service.start({ crawlId, kind: 'frontier', format: 'jsonl', file }).done;
+    const rows = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).toHaveLength(2);
+    expect(Object.keys(rows[1]!)).toEqual([...EXPORT_COLUMNS.frontier]);
+    expect(rows[1]).toMatchObject({ url: 'http://a.test/x', state: 'pending', depth: 1, discoveredFrom: rows[0]!['id'], fetchedAtMs: null });
+  });
+
+  it('exports URL groups one row per raw spelling, with the canonical URL and cause labels', async () => {
+    const { crawlId } = insertCrawl(db, [{ url: 'http://s.test/' }, { url: 'http://s.test/item?sid=1', aliases: ['http://s.test/item#x'] }]);
+    const file = path.join(dir, 'groups.jsonl');
+    const last = await service.start({ crawlId, kind: 'urlGroups', format: 'jsonl', file }).done;
+    expect(last.totalRows).toBe(2);
+    const rows = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map((row) => [row['rawUrl'], row['isCanonical'], row['causes'], row['decidedBy']])).toEqual([
+      ['http://s.test/item#x', false, ['fragment'], 'fetchedOk'],
+      ['http://s.test/item?sid=1', true, ['tracking parameter', 'empty query'], 'fetchedOk'],
+    ]);
+  });
+
+  it('refuses a relative path, a wrong extension, a missing folder and an existing file before writing', () => {
+    const { crawlId } = insertCrawl(db, [{ url: 'http://a.test/' }]);
+    fs.writeFileSync(path.join(dir, 'taken.csv'), 'keep me');
+    const start = (file: string, format: 'csv' | 'jsonl' = 'csv') => () => service.start({ crawlId, kind: 'pages', format, file });
+    expect(start('relative.csv')).toThrow(expect.objectContaining({ code: 'EXPORT_PATH_INVALID' }));
+    expect(start(path.join(dir, 'pages.csv'), 'jsonl')).toThrow(expect.objectContaining({ code: 'EXPORT_PATH_INVALID', message: expect.stringContaining('must end in .jsonl') }));
+    expect(start(path.join(dir, 'missing', 'pages.csv'))).toThrow(expect.objectContaining({ code: 'EXPORT_PATH_INVALID', message: expect.stringContaining('does not exist') }));
+    expect(start(path.join(dir, 'taken.csv'))).toThrow(expect.objectContaining({ code: 'EXPORT_EXISTS' }));
+    expect(fs.readFileSync(path.join(dir, 'taken.csv'), 'utf8')).toBe('keep me');
+    expect(reports).toEqual([]);
+  });
+
+  it('a read that fails mid-export reports failed with the reason and removes the partial file', async () => {
+    const { crawlId, ids } = insertCrawl(db, Array.from({ length: 20 }, (_, i) => ({ url: `http://a.test/${i}` })));
+    addPages(crawlId, ids, (i) => `Page ${i}`);
+    const file = path.join(dir, 'broken.csv');
+    const { done } = service.start({ crawlId, kind: 'pages', format: 'csv', file });
+    db.close(); // the next page read throws
+    const last = await done;
+    expect(last.state).toBe('failed');
+    expect(last.error).toMatchObject({ code: 'EXPORT_FAILED', message: expect.stringContaining(`Export to ${file} failed`) });
+    expect(fs.existsSync(file)).toBe(false);
+    db = openDatabase(':memory:');
+  });
+});

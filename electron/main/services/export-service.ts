@@ -1,0 +1,218 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ExportFormat, ExportKind, ExportProgress } from '../../../shared/ipc/views';
+import { CodedError, toErrorInfo } from '../../../shared/types/result';
+import { chooseGroupCanonical, differenceCauses } from '../../../shared/url/canonical';
+import type { NormalizationProfile } from '../../../shared/url/profiles';
+import type { ExportQueries, KeyedPage } from '../db/queries/export-queries';
+
+/** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
+export interface ExportRequest {
+  crawlId: number;
+  kind: ExportKind;
+  format: ExportFormat;
+  file: string;
+}
+
+type Row = Record<string, unknown>;
+
+/** A table to export: its columns, its row count, and keyset-paged reads. */
+interface ExportSource {
+  columns: readonly string[];
+  count(): number;
+  page(afterKey: number, limit: number): KeyedPage<Row>;
+}
+
+/** Where the service reads from; a getter, because a checkpoint rollback reopens the database. */
+export interface ExportContext {
+  queries: () => ExportQueries;
+  /** The crawl's normalization profile (URL-group exports label causes with it). */
+  profileOf: (crawlId: number) => NormalizationProfile;
+}
+
+/** Tuning of the export service (tests use small pages). */
+export interface ExportServiceOptions {
+  /** Rows read per SQLite page. @default 1000 */
+  pageSize?: number;
+  /** Minimum gap between two progress reports. @default 250 */
+  progressIntervalMs?: number;
+}
+
+/**
+ * Column order of each export. Units: `…AtMs` epoch ms, `…Ms` ms, `…Bytes` bytes; `similarity` is
+ * an estimated Jaccard index in [0, 1]; `causes` lists difference labels (CSV: joined with `|`).
+ */
+export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly string[]>> = {
+  pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson'],
+  frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
+  urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'isCanonical', 'causes'],
+  contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
+};
+
+/**
+ * One CSV field (RFC 4180): null/undefined → empty; arrays joined with `|`; a field holding a
+ * comma, quote, CR or LF is quoted with inner quotes doubled.
+ * @example csvField('say "hi", ok') → '"say ""hi"", ok"'
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = Array.isArray(value) ? value.join('|') : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function line(format: ExportFormat, columns: readonly string[], row: Row): string {
+  if (format === 'jsonl') {
+    const ordered: Row = {};
+    for (const column of columns) ordered[column] = row[column] ?? null;
+    return `${JSON.stringify(ordered)}\n`;
+  }
+  return `${columns.map((column) => csvField(row[column])).join(',')}\r\n`;
+}
+
+/**
+ * Checks an export target before anything is written.
+ * @throws CodedError EXPORT_PATH_INVALID (relative path, wrong extension, missing folder), EXPORT_EXISTS
+ */
+export function checkExportTarget(file: string, format: ExportFormat): void {
+  if (!path.isAbsolute(file)) throw new CodedError('EXPORT_PATH_INVALID', `Export path must be absolute: ${file}`);
+  if (path.extname(file).toLowerCase() !== `.${format}`) throw new CodedError('EXPORT_PATH_INVALID', `A ${format.toUpperCase()} export must end in .${format}: ${file}`);
+  const folder = path.dirname(file);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CodedError('EXPORT_PATH_INVALID', `Folder ${folder} does not exist`);
+  if (fs.existsSync(file)) throw new CodedError('EXPORT_EXISTS', `${file} already exists: choose another name`);
+}
+
+/**
+ * Exports a crawl's pages, frontier, duplicate-URL groups or content groups to CSV (RFC 4180,
+ * header row, CRLF) or JSONL (one JSON object per line), streaming: rows are read in keyset pages
+ * and written with back-pressure, the event loop is yielded between pages (the crawl goes on),
+ * and progress is reported at most every `progressIntervalMs` and once at the end. A failed
+ * export removes its partial file and reports `state: 'failed'` with the error.
+ */
+export class ExportService {
+  private nextId = 1;
+  private readonly pageSize: number;
+  private readonly progressIntervalMs: number;
+
+  constructor(
+    private readonly context: ExportContext,
+    private readonly onProgress: (progress: ExportProgress) => void,
+    options: ExportServiceOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? 1000;
+    this.progressIntervalMs = options.progressIntervalMs ?? 250;
+  }
+
+  /**
+   * Validates the target and starts the export in the background.
+   * @returns the first progress report (state `running`, `totalRows` counted) and the promise of the last one
+   * @throws CodedError EXPORT_PATH_INVALID, EXPORT_EXISTS
+   */
+  start(request: ExportRequest): { progress: ExportProgress; done: Promise<ExportProgress> } {
+    checkExportTarget(request.file, request.format);
+    const source = this.source(request.crawlId, request.kind);
+    const progress: ExportProgress = {
+      exportId: this.nextId++,
+      crawlId: request.crawlId,
+      kind: request.kind,
+      format: request.format,
+      file: request.file,
+      rowsWritten: 0,
+      totalRows: source.count(),
+      state: 'running',
+      error: null,
+    };
+    const done = this.write(request, source, { ...progress });
+    return { progress, done };
+  }
+
+  private async write(request: ExportRequest, source: ExportSource, progress: ExportProgress): Promise<ExportProgress> {
+    let lastReportMs = 0;
+    const report = (force: boolean) => {
+      const now = Date.now();
+      if (!force && now - lastReportMs < this.progressIntervalMs) return;
+      lastReportMs = now;
+      this.onProgress({ ...progress });
+    };
+    let stream: fs.WriteStream | null = null;
+    let created = false;
+    try {
+      stream = fs.createWriteStream(request.file, { flags: 'wx', encoding: 'utf8' });
+      stream.once('open', () => (created = true));
+      const failed = once(stream, 'error').then(([error]) => Promise.reject(error as Error));
+      failed.catch(() => undefined);
+      const put = async (chunk: string) => {
+        if (!stream!.write(chunk)) await Promise.race([once(stream!, 'drain'), failed]);
+      };
+      if (request.format === 'csv') await put(`${source.columns.map(csvField).join(',')}\r\n`);
+      for (let afterKey = 0; ; ) {
+        const page = source.page(afterKey, this.pageSize);
+        if (page.rows.length === 0) break;
+        await put(page.rows.map((row) => line(request.format, source.columns, row)).join(''));
+        progress.rowsWritten += page.rows.length;
+        afterKey = page.lastKey;
+        report(false);
+        await yieldToEventLoop();
+      }
+      stream.end();
+      await Promise.race([once(stream, 'finish'), failed]);
+      progress.state = 'done';
+      progress.totalRows = Math.max(progress.totalRows, progress.rowsWritten);
+    } catch (error) {
+      stream?.destroy();
+      // Only a file this export created is removed (never one that appeared since the check).
+      if (created) fs.rmSync(request.file, { force: true });
+      progress.state = 'failed';
+      const info = toErrorInfo(error);
+      progress.error = { code: info.code === 'INTERNAL' ? 'EXPORT_FAILED' : info.code, message: `Export to ${request.file} failed: ${info.message}` };
+    }
+    report(true);
+    return progress;
+  }
+
+  private source(crawlId: number, kind: ExportKind): ExportSource {
+    const queries = this.context.queries();
+    const columns = EXPORT_COLUMNS[kind];
+    switch (kind) {
+      case 'pages':
+        return { columns, count: () => queries.countPages(crawlId), page: (after, limit) => queries.pages(crawlId, after, limit) as unknown as KeyedPage<Row> };
+      case 'frontier':
+        return { columns, count: () => queries.countUrls(crawlId), page: (after, limit) => queries.frontier(crawlId, after, limit) as unknown as KeyedPage<Row> };
+      case 'contentGroups':
+        return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
+      case 'urlGroups': {
+        const profile = this.context.profileOf(crawlId);
+        return {
+          columns,
+          count: () => queries.countUrlGroupMembers(crawlId),
+          page: (after, limit) => {
+            const groups = queries.urlGroups(crawlId, after, Math.max(1, Math.floor(limit / 10)));
+            const rows: Row[] = [];
+            for (const group of groups.rows) {
+              const chosen = chooseGroupCanonical(group.aliases.map((rawUrl) => ({ rawUrl, ...(rawUrl === group.url && group.httpStatus !== null ? { status: group.httpStatus } : {}) })));
+              for (const rawUrl of group.aliases) {
+                const causes = differenceCauses(rawUrl, profile);
+                rows.push({
+                  groupUrlId: group.urlId,
+                  normalizedKey: group.normalizedKey,
+                  normalized: group.normalized,
+                  canonical: chosen.canonical,
+                  decidedBy: chosen.decidedBy,
+                  rawUrl,
+                  isCanonical: rawUrl === chosen.canonical,
+                  causes: causes.ok ? causes.value.causes : [],
+                });
+              }
+            }
+            return { rows, lastKey: groups.lastKey };
+          },
+        };
+      }
+      default: {
+        const exhaustive: never = kind;
+        throw new CodedError('INVALID_PAYLOAD', `Unknown export kind ${String(exhaustive)}`);
+      }
+    }
+  }
+}

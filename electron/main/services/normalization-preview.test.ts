@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { PROFILES } from '../../../shared/url/profiles';
+import { openDatabase } from '../db/connection';
+import { insertCrawl } from '../db/queries/test-rows';
+import { previewNormalization } from './normalization-preview';
+
+describe('previewNormalization', () => {
+  it('counts keys that would change, groups that would merge and groups that would split', () => {
+    const db = openDatabase(':memory:');
+    const { crawlId } = insertCrawl(db, [
+      { url: 'http://www.a.test/doc.html' },
+      { url: 'http://a.test/doc', aliases: ['http://a.test/doc#top'] },
+      { url: 'http://a.test/other' },
+    ]);
+    // aggressive drops www and .html: /doc.html and www.a.test/doc merge into one key.
+    expect(previewNormalization(db, crawlId, PROFILES.aggressive)).toEqual({ examined: 3, sampled: false, changedKeys: 1, mergedGroups: 1, splitGroups: 0 });
+    // safe keeps fragments: the group of http://a.test/doc splits.
+    expect(previewNormalization(db, crawlId, PROFILES.safe)).toMatchObject({ splitGroups: 1, mergedGroups: 0 });
+    expect(previewNormalization(db, crawlId, PROFILES.standard)).toMatchObject({ changedKeys: 0, mergedGroups: 0, splitGroups: 0 });
+    expect(previewNormalization(db, crawlId, PROFILES.aggressive, 2)).toMatchObject({ examined: 2, sampled: true });
+    db.close();
+  });
+});

@@ -1,0 +1,47 @@
+import { useCallback } from 'react';
+import type { HostRow } from '../../../../shared/ipc/views';
+import { formatClock } from '../../components/format';
+import { VirtualTable, type Column } from '../../components/VirtualTable';
+import { usePagedRows } from '../../hooks/use-paged-rows';
+import { api } from '../../ipc/client';
+
+const COLUMNS: Column<HostRow>[] = [
+  { key: 'host', header: 'Host', width: 'minmax(10rem, 2fr)', render: (row) => row.host, title: (row) => row.host },
+  { key: 'domain', header: 'Registrable domain', width: 'minmax(8rem, 1.4fr)', render: (row) => row.registrableDomain ?? '—' },
+  { key: 'queued', header: 'Queued', width: '5rem', align: 'end', render: (row) => row.queued },
+  { key: 'inFlight', header: 'In flight', width: '5rem', align: 'end', render: (row) => row.inFlight },
+  { key: 'done', header: 'Done', width: '5rem', align: 'end', render: (row) => row.done },
+  { key: 'errors', header: 'Errors', width: '5rem', align: 'end', render: (row) => row.errors },
+  { key: 'next', header: 'Next eligible', width: '7rem', render: (row) => (row.queued > 0 ? formatClock(row.nextEligibleAtMs) : '') },
+  { key: 'waiting', header: 'Waiting reason', width: 'minmax(9rem, 1.4fr)', render: (row) => row.waitingReason ?? (row.queued > 0 && row.nextEligibleAtMs !== null ? 'ready' : '') },
+];
+
+/**
+ * The host table: URLs per state from SQLite, next eligible time and waiting reason (in words)
+ * from the running crawl's politeness state. Selecting a host filters the URL table to it.
+ */
+export function HostTable({ crawlId, live, text, selectedHost, onSelectHost }: { crawlId: number | null; live: boolean; text: string; selectedHost: string; onSelectHost(host: string): void }) {
+  const fetchPage = useCallback(
+    (offset: number, limit: number) => api['frontier.queryHosts']({ crawlId: crawlId ?? 0, offset, limit, ...(text ? { text } : {}) }),
+    [crawlId, text],
+  );
+  const rows = usePagedRows({ queryKey: crawlId === null ? null : `${crawlId} ${text}`, fetchPage, live, refreshMs: 1000 });
+  return (
+    <>
+      <VirtualTable
+        label="Frontier hosts"
+        className="hosts-table"
+        columns={COLUMNS}
+        source={rows}
+        rowKey={(row) => row.host}
+        selectedKey={selectedHost || null}
+        onSelect={(row) => onSelectHost(row.host === selectedHost ? '' : row.host)}
+        emptyText={crawlId === null ? 'Open or start a crawl to see its hosts' : 'No hosts'}
+      />
+      <span className="row-count" data-testid="hosts-total">
+        {rows.total} hosts
+      </span>
+      {rows.error ? <p className="field-error">{rows.error}</p> : null}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { URL_STATES } from '../types/crawl';
+import { validateProfile } from '../url/profiles';
+import { validateTldConfig } from '../url/tld-config';
+
+/**
+ * Request schemas of the workbench views' channels (merged into `requestSchemas`). Each is
+ * strict: an unknown key, a wrong type or an out-of-range number is INVALID_PAYLOAD.
+ */
+
+/** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
+function validated<T>(validate: (value: unknown) => { ok: true; value: T } | { ok: false; error: { message: string } }) {
+  return z.custom<T>((value) => validate(value).ok, { error: (issue) => { const r = validate(issue.input); return r.ok ? 'invalid' : r.error.message; } });
+}
+
+const id = z.number().int().positive();
+const crawlId = z.object({ crawlId: id }).strict();
+const page = { crawlId: id, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) };
+
+/** Seed 004's list: lowercase extensions without dots, separated by `|`. */
+export const ignoredExtensionsSchema = z.string().max(10_000).regex(/^[a-z0-9]+(\|[a-z0-9]+)*$|^$/, 'lowercase letters and digits separated by |');
+
+const savedSettingsPatch = z
+  .object({
+    tld: validated(validateTldConfig),
+    ignoredExtensions: ignoredExtensionsSchema,
+    normalizationProfile: validated(validateProfile),
+  })
+  .partial()
+  .strict();
+
+const exportKinds = ['pages', 'frontier', 'urlGroups', 'contentGroups'] as const;
+const exportFormats = ['csv', 'jsonl'] as const;
+
+/** The views' channels' request schemas, spread into `requestSchemas` (schemas.ts). */
+export const viewRequestSchemas = {
+  'crawl.pause': crawlId,
+  'crawl.resume': crawlId,
+  'crawl.open': crawlId,
+  'crawl.applySettings': z.object({ crawlId: id, settings: savedSettingsPatch.omit({ normalizationProfile: true }) }).strict(),
+  'crawl.getRecovery': z.object({}).strict(),
+  'crawl.discardRecovery': crawlId,
+  'frontier.queryHosts': z.object({ ...page, text: z.string().max(253).optional() }).strict(),
+  'duplicates.queryUrlGroups': z.object({ ...page, text: z.string().max(2048).optional() }).strict(),
+  'duplicates.getUrlGroup': z.object({ crawlId: id, urlId: id }).strict(),
+  'duplicates.queryContentGroups': z.object({ ...page, kind: z.enum(['exact', 'near']).optional() }).strict(),
+  'duplicates.getContentGroup': z.object({ crawlId: id, groupId: id }).strict(),
+  'settings.get': z.object({}).strict(),
+  'settings.update': savedSettingsPatch,
+  'settings.testDomain': z.object({ url: z.string().min(1).max(8192), tld: validated(validateTldConfig) }).strict(),
+  'settings.getPublicSuffixList': z.object({}).strict(),
+  'settings.previewNormalization': z.object({ crawlId: id, profile: validated(validateProfile) }).strict(),
+  'checkpoints.list': crawlId,
+  'checkpoints.create': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/, "1-64 letters, digits, '.', '-' or '_'") }).strict(),
+  'checkpoints.resume': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/) }).strict(),
+  'export.start': z
+    .object({
+      crawlId: id,
+      kind: z.enum(exportKinds),
+      format: z.enum(exportFormats),
+      /** Absolute path of the file to write; its folder must exist and the file must not. */
+      file: z.string().min(1).max(4096),
+    })
+    .strict(),
+} as const;
+
+/** The URL table's request: `frontier.queryUrls` filters plus whether to count matching rows. */
+export const urlQuerySchema = z
+  .object({
+    ...page,
+    state: z.enum(URL_STATES as [string, ...string[]]).optional(),
+    host: z.string().max(253).optional(),
+    text: z.string().max(2048).optional(),
+    /** false skips COUNT(*) (later pages of a query whose total is known); `total` is then -1. @default true */
+    withTotal: z.boolean().optional(),
+  })
+  .strict();
