@@ -36,7 +36,7 @@ export const IPC_CHANNELS = [
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
 /** Push events from main to the renderer, named onDid<Verb><Subject> as in VS Code. */
-export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish', 'export.onDidProgress'] as const;
+export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress'] as const;
 
 /** A push event name. */
 export type IpcEvent = (typeof IPC_EVENTS)[number];

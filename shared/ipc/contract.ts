@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
-import type { Result } from '../types/result';
+import type { ErrorInfo, Result } from '../types/result';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -85,6 +85,8 @@ export interface IpcResponses {
 export interface IpcEventPayloads {
   'crawl.onDidProgress': CrawlProgress;
   'crawl.onDidFinish': CrawlSummary;
+  /** A run ended in failure; the crawl is left `interrupted` and can be resumed. */
+  'crawl.onDidFail': { crawlId: number; error: ErrorInfo };
   'export.onDidProgress': ExportProgress;
 }
 

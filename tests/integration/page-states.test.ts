@@ -82,3 +82,24 @@ describe('housekeeping and automatic checkpoints', () => {
     db.close();
   });
 });
+
+describe('a run that cannot go on', () => {
+  it('is reported through onFail, leaves the crawl resumable, and whenStopped resolves', async () => {
+    const file = path.join(dir, 'fail.db');
+    const db = openDatabase(file);
+    const failures: { crawlId: number; code: string }[] = [];
+    const service = new CrawlService(db, {}, {}, (crawlId, error) => failures.push({ crawlId, code: error.code }));
+    const { crawlId, done } = service.start(['http://slowpages.test/'], { hostOverrides: overrides(), closedResolver: true, delayFactor: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    db.close(); // the next commit fails
+    await expect(done).rejects.toThrow();
+    await service.whenStopped(crawlId);
+    expect(service.isRunning(crawlId)).toBe(false);
+    expect(failures).toEqual([{ crawlId, code: 'INTERNAL' }]);
+    // Reopened, the crawl resumes from what was committed and finishes.
+    const reopened = openDatabase(file);
+    const again = new CrawlService(reopened);
+    expect((await again.resume(crawlId).done).status).toBe('finished');
+    reopened.close();
+  });
+});

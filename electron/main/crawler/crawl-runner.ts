@@ -463,8 +463,30 @@ export class CrawlRunner {
         }
       })();
     } catch (error) {
-      this.failedRun?.(error instanceof Error ? error : new Error(String(error)));
+      void this.abort(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /**
+   * Ends a run that cannot go on (e.g. the database refused a write): timers stop, the pool shuts
+   * down, and the crawl is left `interrupted` (resumable: its in-flight URLs go back to pending).
+   */
+  private async abort(error: Error): Promise<void> {
+    const reject = this.failedRun;
+    if (!this.finished || !reject) return;
+    this.finished = null;
+    this.failedRun = null;
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.housekeepingTimer) clearInterval(this.housekeepingTimer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    await this.pool?.shutdown().catch(() => undefined);
+    try {
+      this.repository.setStatus(this.options.crawlId, 'interrupted', null);
+    } catch {
+      // The database itself failed; the next start marks the crawl interrupted.
+    }
+    reject(error);
   }
 
   /** Transport failures worth another try (the server may answer next time). */

@@ -15,18 +15,6 @@ type CrawlChannels =
   | 'crawl.getRecovery'
   | 'crawl.discardRecovery';
 
-/** Longest wait for a stopping crawl to record its in-flight fetches before "Apply now" resumes it. */
-const STOP_WAIT_MS = 60_000;
-
-/** Waits until `done()` is true, polling every 25 ms. @throws CodedError STOP_TIMEOUT */
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new CodedError('STOP_TIMEOUT', `The crawl did not stop within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Crawl sessions: start, pause, resume, stop, open, apply settings now, and the after-crash offer. */
 export function crawlHandlers(context: HandlerContext): Pick<IpcHandlers, CrawlChannels> {
   return {
@@ -44,7 +32,7 @@ export function crawlHandlers(context: HandlerContext): Pick<IpcHandlers, CrawlC
       // finish: wait for them (a click on Resume right after Pause must not fail).
       if (crawls.isRunning(crawlId)) {
         if (crawls.progress(crawlId).status === 'running') throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
-        await waitFor(() => !crawls.isRunning(crawlId), STOP_WAIT_MS);
+        await crawls.whenStopped(crawlId);
       }
       crawls.resume(crawlId);
       context.recovery.dismiss(crawlId);
@@ -64,7 +52,7 @@ export function crawlHandlers(context: HandlerContext): Pick<IpcHandlers, CrawlC
       const { crawls } = context.store();
       if (crawls.isRunning(crawlId)) {
         crawls.stop(crawlId);
-        await waitFor(() => !crawls.isRunning(crawlId), STOP_WAIT_MS);
+        await crawls.whenStopped(crawlId);
       }
       crawls.resume(crawlId, settings);
       return { crawlId };

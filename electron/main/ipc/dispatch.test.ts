@@ -312,7 +312,7 @@ describe('IPC surface snapshot', () => {
   });
 
   it('push events are exactly these', () => {
-    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish', 'export.onDidProgress']);
+    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress']);
   });
 
   it('every channel has a request schema and there are no extra schemas', () => {

@@ -78,7 +78,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults() }, {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
-    });
+    }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
     return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db) }, interrupted };
   };
 

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../../shared/types/crawl';
-import { CodedError } from '../../../shared/types/result';
+import { CodedError, toErrorInfo, type ErrorInfo } from '../../../shared/types/result';
 import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../db/checkpoints';
 import { CrawlRepository } from '../db/crawl-repository';
 import { CrawlRunner, validateSeeds, type CrawlListener } from '../crawler/crawl-runner';
@@ -47,6 +47,8 @@ export class CrawlService {
     private readonly db: Database,
     private readonly options: CrawlServiceOptions = {},
     private readonly listener: CrawlListener = {},
+    /** Called when a run ends in failure (its crawl is left `interrupted`, resumable). */
+    private readonly onFail?: (crawlId: number, error: ErrorInfo) => void,
   ) {
     this.repository = new CrawlRepository(db);
   }
@@ -82,13 +84,25 @@ export class CrawlService {
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
     const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify, listener: this.listener });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
-    const done = runner.run().finally(() => {
-      if (timer) clearInterval(timer);
-      this.running.delete(crawlId);
-    });
+    const done = runner
+      .run()
+      .catch((error: unknown) => {
+        this.onFail?.(crawlId, toErrorInfo(error));
+        throw error;
+      })
+      .finally(() => {
+        if (timer) clearInterval(timer);
+        this.running.delete(crawlId);
+      });
+    // Callers that only start a crawl learn of a failure through onFail.
     done.catch(() => undefined);
     this.running.set(crawlId, { runner, done });
     return done;
+  }
+
+  /** Resolves when the crawl is not running in this process any more (at once when it is not). Never rejects. */
+  async whenStopped(crawlId: number): Promise<void> {
+    await this.running.get(crawlId)?.done.catch(() => undefined);
   }
 
   /**

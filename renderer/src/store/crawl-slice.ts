@@ -25,6 +25,8 @@ export interface CrawlSlice {
   openCrawl(crawlId: number): Promise<boolean>;
   applyProgress(progress: CrawlProgress): void;
   applyFinish(summary: CrawlSummary): void;
+  /** A run of the open crawl failed: show why; it is interrupted and can be resumed. */
+  applyFailure(crawlId: number, error: ErrorInfo): void;
 }
 
 /** Creates the crawl slice: crawl actions go to main; progress events come back through applyProgress. */
@@ -96,5 +98,13 @@ export const createCrawlSlice: StateCreator<Store, [], [], CrawlSlice> = (set, g
   applyFinish(summary) {
     if (summary.id !== get().crawlId) return;
     set((state) => ({ opened: state.opened ? { ...state.opened, summary, running: false } : state.opened }));
+  },
+  applyFailure(crawlId, error) {
+    if (crawlId !== get().crawlId) return;
+    set((state) => ({
+      crawlError: error,
+      progress: state.progress ? { ...state.progress, status: 'interrupted', inFlight: 0 } : state.progress,
+      opened: state.opened ? { ...state.opened, running: false, summary: { ...state.opened.summary, status: 'interrupted' } } : state.opened,
+    }));
   },
 });

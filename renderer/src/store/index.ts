@@ -24,6 +24,7 @@ export function connectStoreToEvents(): () => void {
   const offs = [
     api.on('crawl.onDidProgress', (progress) => useStore.getState().applyProgress(progress)),
     api.on('crawl.onDidFinish', (summary) => useStore.getState().applyFinish(summary)),
+    api.on('crawl.onDidFail', ({ crawlId, error }) => useStore.getState().applyFailure(crawlId, error)),
     api.on('export.onDidProgress', (progress) => useStore.getState().applyExportProgress(progress)),
   ];
   return () => {
