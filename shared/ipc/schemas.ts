@@ -52,6 +52,7 @@ export const crawlSettingsInputSchema = z
     normalizationProfile: validated(validateProfile),
     tld: validated(validateTldConfig),
     nearDuplicateThreshold: z.number().min(0.5).max(1),
+    pageTextChars: z.number().int().min(0).max(1_000_000),
   })
   .partial()
   .strict();

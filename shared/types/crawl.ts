@@ -95,6 +95,11 @@ export interface CrawlSettings {
   tld: TldConfig;
   /** Two pages whose shingle sets have at least this estimated Jaccard similarity are near-duplicates (IIR 19.6). */
   nearDuplicateThreshold: number;
+  /**
+   * Characters of each page's normalized visible text kept in the database (for near-duplicate
+   * diffs); 0 keeps none. Costs up to this many bytes per page.
+   */
+  pageTextChars: number;
 }
 
 /**
@@ -135,6 +140,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   normalizationProfile: PROFILES.standard,
   tld: DEFAULT_TLD_CONFIG,
   nearDuplicateThreshold: 0.9,
+  pageTextChars: 20_000,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

@@ -201,3 +201,14 @@ describe('fixture web: duplicate content (seed 003 content-seen test)', () => {
     expect(c.db.prepare(`SELECT kind FROM content_groups WHERE crawl_id = ?`).pluck().all(c.crawlId)).toEqual(['exact']);
   });
 });
+
+describe('fixture web: page texts for near-duplicate diffs', () => {
+  it('keeps each page\'s normalized text up to pageTextChars, and none when it is 0', async () => {
+    const kept = await crawl('dup.test', { pageTextChars: 40 });
+    const text = kept.db.prepare(`SELECT t.text FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? AND u.url = 'http://dup.test/near-1.html'`).pluck().get(kept.crawlId) as string;
+    expect(text).toHaveLength(40);
+    expect(text).toMatch(/^term/);
+    const none = await crawl('dup.test', { pageTextChars: 0 });
+    expect(none.db.prepare(`SELECT COUNT(*) FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ?`).pluck().get(none.crawlId)).toBe(0);
+  });
+});

@@ -526,6 +526,7 @@ export class CrawlRunner {
       textChars: page.content?.textChars ?? null,
       noindex: page.noindex,
     });
+    if (page.content && page.content.excerpt !== '') this.repository.insertPageText(url.id, page.content.excerpt);
     // Content-seen test (seed 003): only successful pages take part; error pages often share text.
     if (page.content && page.status < 400 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
     const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status, extraDelayMs: crawlDelayMs };

@@ -17,8 +17,11 @@ export function isHtml(contentType: string | undefined, body: Uint8Array): boole
   return head.includes('<html') || head.includes('<!doctype html');
 }
 
-/** Fingerprint and MinHash sketch of a page's visible text; null when it has no words. */
-export function fingerprintText(text: string): PageResult['content'] {
+/**
+ * Fingerprint and MinHash sketch of a page's visible text, and its first `excerptChars` normalized
+ * characters; null when it has no words.
+ */
+export function fingerprintText(text: string, excerptChars = 0): PageResult['content'] {
   const words = textWords(text);
   if (words.length === 0) return null;
   const normalized = words.join(' ');
@@ -27,6 +30,7 @@ export function fingerprintText(text: string): PageResult['content'] {
     minhash: minhash(shingleHashes(words)),
     words: words.length,
     textChars: normalized.length,
+    excerpt: excerptChars > 0 ? normalized.slice(0, excerptChars) : '',
   };
 }
 
@@ -35,7 +39,7 @@ export function fingerprintText(text: string): PageResult['content'] {
  * charset) and parsed; links are resolved against `<base href>` or the final URL with WHATWG URL
  * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML is recorded unparsed.
  */
-export function processFetch(response: FetchedResponse): PageResult {
+export function processFetch(response: FetchedResponse, options: { excerptChars?: number } = {}): PageResult {
   const base: PageResult = {
     finalUrl: response.finalUrl,
     status: response.status,
@@ -88,7 +92,7 @@ export function processFetch(response: FetchedResponse): PageResult {
   }
   return {
     ...base,
-    content: fingerprintText(parsed.text),
+    content: fingerprintText(parsed.text, options.excerptChars ?? 0),
     title: parsed.title,
     links,
     unresolvableLinks: unresolvable,

@@ -12,7 +12,16 @@ import type { RedirectHop } from './fetcher';
 export interface WorkerInit {
   settings: Pick<
     CrawlSettings,
-    'userAgent' | 'timeoutMs' | 'maxBodyBytes' | 'maxRedirects' | 'hostOverrides' | 'closedResolver' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor'
+    | 'userAgent'
+    | 'timeoutMs'
+    | 'maxBodyBytes'
+    | 'maxRedirects'
+    | 'hostOverrides'
+    | 'closedResolver'
+    | 'minDelayMs'
+    | 'maxDelayMs'
+    | 'delayFactor'
+    | 'pageTextChars'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -69,6 +78,8 @@ export interface PageContent {
   /** Words in the normalized text. */
   words: number;
   textChars: number;
+  /** The start of the normalized text (pageTextChars characters), '' when none is kept. */
+  excerpt: string;
 }
 
 /** Worker → scheduler. */

@@ -58,6 +58,7 @@ export class CrawlRepository {
   private readonly insertLinkStatement: Statement;
   private readonly urlIdByKey: Statement;
   private readonly insertAliasStatement: Statement;
+  private readonly insertTextStatement: Statement;
 
   constructor(readonly db: Database) {
     this.insertPageStatement = db.prepare(
@@ -66,6 +67,7 @@ export class CrawlRepository {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
     this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
   }
@@ -121,6 +123,11 @@ export class CrawlRepository {
 
   insertLink(crawlId: number, link: LinkRecord): void {
     this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
+  }
+
+  /** Keeps a page's normalized visible text (its excerpt). */
+  insertPageText(urlId: number, text: string): void {
+    this.insertTextStatement.run(urlId, text);
   }
 
   /** Records a raw spelling of a URL (a member of its duplicate-URL group); repeats are ignored. */

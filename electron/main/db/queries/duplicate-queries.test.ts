@@ -65,10 +65,9 @@ describe('content groups', () => {
     expect(() => contentGroupDetail(queries, crawlId + 1, near)).toThrow(expect.objectContaining({ code: 'GROUP_NOT_FOUND' }));
   });
 
-  it('uses stored page texts for the diff when a page_texts table exists', () => {
+  it('uses the stored page texts for the diff when the pages have them', () => {
     const { crawlId, ids } = insertCrawl(db, [{ url: 'http://d.test/n1' }, { url: 'http://d.test/n2' }]);
     const group = addContentGroup(crawlId, 'near', ids[0]!, [[ids[1]!, 0.95]]);
-    db.exec(`CREATE TABLE page_texts (url_id INTEGER PRIMARY KEY, text TEXT NOT NULL)`);
     db.prepare(`INSERT INTO page_texts VALUES (?, ?), (?, ?)`).run(ids[0], 'filed by the night clerk', ids[1], 'signed by the day judge');
     expect(contentGroupDetail(new DuplicateQueries(db), crawlId, group).texts).toEqual({ left: 'filed by the night clerk', right: 'signed by the day judge', textSource: 'page text' });
   });
