@@ -50,3 +50,26 @@ describe('named checkpoints', () => {
     expect(missing.stderr).toContain('No checkpoint named "nope"');
   });
 });
+
+describe('crawlbench export', () => {
+  it('writes errors, pages and URL groups as JSONL or CSV, to stdout or a new file', () => {
+    const db = path.join(testWeb.dir, 'export.db');
+    expect(cli(['crawl', 'http://docs.python.test/', '--db', db, ...testWeb.web.resolveFlags, '--closed', '--max-pages', '30']).status).toBe(0);
+    const pages = cli(['export', '--db', db, '--what', 'pages']);
+    expect(pages.status, pages.stderr).toBe(0);
+    const rows = pages.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(30);
+    expect(rows[0]).toMatchObject({ url: 'http://docs.python.test/', httpStatus: 200 });
+    const csv = cli(['export', '--db', db, '--what', 'frontier', '--format', 'csv']);
+    const lines = csv.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('id,url,normalized,normalizedKey,host,registrableDomain,state,depth,discoveredFrom,enqueuedAtMs,fetchedAtMs,httpStatus,errorCode,errorReason,attempts');
+    expect(lines.length - 1).toBeGreaterThan(30);
+    const out = path.join(testWeb.dir, 'errors.jsonl');
+    expect(cli(['export', '--db', db, '--what', 'errors', '--out', out]).status).toBe(0);
+    expect(fs.existsSync(out)).toBe(true);
+    const again = cli(['export', '--db', db, '--what', 'errors', '--out', out]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('exists already');
+    expect(cli(['export', '--db', db, '--what', 'nope']).status).toBe(2);
+  });
+});

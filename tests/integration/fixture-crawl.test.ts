@@ -28,7 +28,7 @@ describe('crawling the fixture site (site.test)', () => {
     expect(urls).toEqual([
       { url: 'http://site.test/', state: 'done', code: null },
       { url: 'http://site.test/a.html', state: 'done', code: null },
-      { url: 'http://site.test/b.html#part', state: 'done', code: null },
+      { url: 'http://site.test/b.html', state: 'done', code: null },
       { url: 'http://site.test/docs/', state: 'done', code: null },
       { url: 'http://site.test/docs/guide/intro.html', state: 'done', code: null },
       { url: 'http://site.test/missing.html', state: 'error', code: 'HTTP_404' },

@@ -1,6 +1,7 @@
 import { checkpointsCommand } from './commands/checkpoints';
 import { crawlCommand } from './commands/crawl';
 import { domainCommand } from './commands/domain';
+import { exportCommand } from './commands/export';
 import { normalizeCommand } from './commands/normalize';
 import { resumeCommand } from './commands/resume';
 import { serveCommand } from './commands/serve';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   crawl: { run: crawlCommand, summary: 'crawl from seed URLs into a SQLite database' },
   resume: { run: resumeCommand, summary: 'continue an interrupted crawl, or roll back to a checkpoint and continue' },
   checkpoints: { run: checkpointsCommand, summary: 'list or create named checkpoints of a crawl database' },
+  export: { run: exportCommand, summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV' },
   normalize: { run: normalizeCommand, summary: 'normalize URLs from stdin (one a line) to JSON lines with the normalized key' },
   domain: { run: domainCommand, summary: 'registrable domain of hosts or URLs from stdin, with the step-by-step trace' },
   serve: { run: serveCommand, summary: 'run the workbench in browser mode (prints the URL to open)' },

@@ -562,7 +562,9 @@ export class CrawlRunner {
         refuse(link.url, link.kind, rule);
         continue;
       }
-      candidates.push({ ...target, depth, discoveredFrom: url.id });
+      // The URL fetched carries no fragment (never sent to a server); the raw spelling is kept as an alias.
+      const hash = target.url.indexOf('#');
+      candidates.push({ ...target, url: hash === -1 ? target.url : target.url.slice(0, hash), depth, discoveredFrom: url.id });
       pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.countRefusal('invalid-url');

@@ -47,6 +47,7 @@ export interface ExportServiceOptions {
 export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly string[]>> = {
   pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
+  errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
 };
@@ -127,6 +128,36 @@ export class ExportService {
     return { progress, done };
   }
 
+  /**
+   * Streams an export of a crawl into `target` (e.g. the CLI's stdout), with back-pressure.
+   * @returns rows written
+   * @throws CodedError CRAWL_NOT_FOUND-like errors from the queries; the stream's own errors
+   */
+  async exportToStream(target: NodeJS.WritableStream, crawlId: number, kind: ExportKind, format: ExportFormat): Promise<number> {
+    const source = this.source(crawlId, kind);
+    const failed = once(target as NodeJS.EventEmitter, 'error').then(([error]) => Promise.reject(error as Error));
+    failed.catch(() => undefined);
+    let written = 0;
+    await this.pump(target, format, source, failed, (rows) => (written += rows));
+    return written;
+  }
+
+  /** Writes the header (CSV) and every row, page by page, yielding to the event loop between pages. */
+  private async pump(target: NodeJS.WritableStream, format: ExportFormat, source: ExportSource, failed: Promise<never>, onRows: (rows: number) => void): Promise<void> {
+    const put = async (chunk: string) => {
+      if (!target.write(chunk)) await Promise.race([once(target as NodeJS.EventEmitter, 'drain'), failed]);
+    };
+    if (format === 'csv') await put(`${source.columns.map(csvField).join(',')}\r\n`);
+    for (let afterKey = 0; ; ) {
+      const page = source.page(afterKey, this.pageSize);
+      if (page.rows.length === 0) break;
+      await put(page.rows.map((row) => line(format, source.columns, row)).join(''));
+      onRows(page.rows.length);
+      afterKey = page.lastKey;
+      await yieldToEventLoop();
+    }
+  }
+
   private async write(request: ExportRequest, source: ExportSource, progress: ExportProgress): Promise<ExportProgress> {
     let lastReportMs = 0;
     const report = (force: boolean) => {
@@ -142,19 +173,10 @@ export class ExportService {
       stream.once('open', () => (created = true));
       const failed = once(stream, 'error').then(([error]) => Promise.reject(error as Error));
       failed.catch(() => undefined);
-      const put = async (chunk: string) => {
-        if (!stream!.write(chunk)) await Promise.race([once(stream!, 'drain'), failed]);
-      };
-      if (request.format === 'csv') await put(`${source.columns.map(csvField).join(',')}\r\n`);
-      for (let afterKey = 0; ; ) {
-        const page = source.page(afterKey, this.pageSize);
-        if (page.rows.length === 0) break;
-        await put(page.rows.map((row) => line(request.format, source.columns, row)).join(''));
-        progress.rowsWritten += page.rows.length;
-        afterKey = page.lastKey;
+      await this.pump(stream, request.format, source, failed, (rows) => {
+        progress.rowsWritten += rows;
         report(false);
-        await yieldToEventLoop();
-      }
+      });
       stream.end();
       await Promise.race([once(stream, 'finish'), failed]);
       progress.state = 'done';
@@ -179,6 +201,8 @@ export class ExportService {
         return { columns, count: () => queries.countPages(crawlId), page: (after, limit) => queries.pages(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'frontier':
         return { columns, count: () => queries.countUrls(crawlId), page: (after, limit) => queries.frontier(crawlId, after, limit) as unknown as KeyedPage<Row> };
+      case 'errors':
+        return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
       case 'urlGroups': {

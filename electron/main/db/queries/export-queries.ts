@@ -92,19 +92,22 @@ export class ExportQueries {
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
   }
 
-  countUrls(crawlId: number): number {
+  /** URLs of a crawl, or only those in `state`. */
+  countUrls(crawlId: number, state?: 'error'): number {
+    if (state) return this.statements.get(`SELECT COUNT(*) FROM urls WHERE crawl_id = ? AND state = ?`).pluck().get(crawlId, state) as number;
     return this.statements.get(`SELECT COUNT(*) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number;
   }
 
-  frontier(crawlId: number, afterKey: number, limit: number): KeyedPage<FrontierExportRow> {
+  /** A keyset page of the frontier in id order, or of the URLs in `state` (the errors export). */
+  frontier(crawlId: number, afterKey: number, limit: number, state?: 'error'): KeyedPage<FrontierExportRow> {
     const rows = this.statements
       .get(
         `SELECT id, url, normalized, normalized_key AS normalizedKey, host, registrable_domain AS registrableDomain, state, depth,
                 discovered_from AS discoveredFrom, enqueued_at_ms AS enqueuedAtMs, fetched_at_ms AS fetchedAtMs, http_status AS httpStatus,
                 error_code AS errorCode, error_reason AS errorReason, attempts
-         FROM urls WHERE +crawl_id = ? AND id > ? ORDER BY id LIMIT ?`,
+         FROM urls WHERE +crawl_id = ? AND id > ? ${state ? 'AND state = ?' : ''} ORDER BY id LIMIT ?`,
       )
-      .all(crawlId, afterKey, limit) as FrontierExportRow[];
+      .all(...(state ? [crawlId, afterKey, state, limit] : [crawlId, afterKey, limit])) as FrontierExportRow[];
     return { rows, lastKey: rows.at(-1)?.id ?? afterKey };
   }
 

@@ -7,6 +7,7 @@ import { useStore } from '../../store';
 const KINDS: { value: ExportKind; label: string }[] = [
   { value: 'pages', label: 'Pages' },
   { value: 'frontier', label: 'Frontier (every URL)' },
+  { value: 'errors', label: 'Errors (URLs in state error, with the reason)' },
   { value: 'urlGroups', label: 'URL groups' },
   { value: 'contentGroups', label: 'Content groups' },
 ];
