@@ -103,3 +103,15 @@ describe('a run that cannot go on', () => {
     reopened.close();
   });
 });
+
+describe('stored progress', () => {
+  it('an interrupted crawl reports the time up to its last fetch, not 0', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const { crawlId, done } = service.start(['http://site.test/'], { hostOverrides: overrides(), closedResolver: true, delayFactor: 0 });
+    await done;
+    db.prepare(`UPDATE crawls SET status = 'interrupted', finished_at_ms = NULL, created_at_ms = created_at_ms - 5000 WHERE id = ?`).run(crawlId);
+    expect(service.progress(crawlId).elapsedMs).toBeGreaterThanOrEqual(5000);
+    db.close();
+  });
+});

@@ -201,6 +201,11 @@ export class CrawlRepository {
       .get(crawlId) as number;
   }
 
+  /** When the crawl last fetched a URL (epoch ms), or null before its first fetch. */
+  lastFetchedAtMs(crawlId: number): number | null {
+    return this.db.prepare(`SELECT MAX(fetched_at_ms) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number | null;
+  }
+
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
     const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };

@@ -155,7 +155,20 @@ export class CrawlService {
     const entry = this.running.get(crawlId);
     if (entry) return entry.runner.progress();
     const summary = this.repository.getCrawl(crawlId);
-    return { crawlId, status: summary.status, fetched: summary.fetched, queued: summary.queued, inFlight: 0, errors: summary.errors, pagesPerSecond: 0, elapsedMs: (summary.finishedAtMs ?? summary.createdAtMs) - summary.createdAtMs, refusedByRule: this.repository.refusalCounts(crawlId), duplicates: this.repository.duplicateCount(crawlId) };
+    // A crawl that died has no finish time: its last fetch is when it last made progress.
+    const endedAtMs = summary.finishedAtMs ?? this.repository.lastFetchedAtMs(crawlId) ?? summary.createdAtMs;
+    return {
+      crawlId,
+      status: summary.status,
+      fetched: summary.fetched,
+      queued: summary.queued,
+      inFlight: 0,
+      errors: summary.errors,
+      pagesPerSecond: 0,
+      elapsedMs: endedAtMs - summary.createdAtMs,
+      refusedByRule: this.repository.refusalCounts(crawlId),
+      duplicates: this.repository.duplicateCount(crawlId),
+    };
   }
 
   get repositoryForQueries(): CrawlRepository {
