@@ -2,18 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
+import type { CheckpointRow } from '../../../shared/ipc/views';
 import { CodedError } from '../../../shared/types/result';
 
-/** One named checkpoint of a crawl. */
-export interface CheckpointInfo {
-  crawlId: number;
-  name: string;
-  createdAtMs: number;
-  pagesDone: number;
-  /** URLs pending or in flight when the snapshot was taken. */
-  frontierSize: number;
-  /** SHA-256 (hex, first 16 chars) of the crawl's settings JSON: a resumed crawl runs with these. */
-  settingsHash: string;
+/** One named checkpoint of a crawl: the row the Checkpoints view lists, plus its snapshot file. */
+export interface CheckpointInfo extends CheckpointRow {
   /** The snapshot database file. */
   file: string;
 }
