@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CrawlSettings, CrawlStatus, CrawlSummary, FrontierRow, RowPage, UrlState } from '../../../shared/types/crawl';
+import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
 
 /** A page row as the crawler writes it. */
@@ -29,15 +29,6 @@ export interface LinkRecord {
   toUrlId: number | null;
   kind: string;
   refusedBy: string | null;
-}
-
-/** Filters of the frontier URL table. */
-export interface UrlQuery {
-  offset: number;
-  limit: number;
-  state?: UrlState;
-  host?: string;
-  text?: string;
 }
 
 interface CrawlRow {
@@ -138,34 +129,6 @@ export class CrawlRepository {
   /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */
   findUrlId(crawlId: number, normalizedKey: string): number | undefined {
     return this.urlIdByKey.get(crawlId, normalizedKey) as number | undefined;
-  }
-
-  /** A page of the frontier table, in discovery order, with optional filters. */
-  queryUrls(crawlId: number, query: UrlQuery): RowPage<FrontierRow> {
-    const where = ['crawl_id = ?'];
-    const params: (string | number)[] = [crawlId];
-    if (query.state) {
-      where.push('state = ?');
-      params.push(query.state);
-    }
-    if (query.host) {
-      where.push('host = ?');
-      params.push(query.host);
-    }
-    if (query.text) {
-      where.push(`instr(url, ?) > 0`);
-      params.push(query.text);
-    }
-    const clause = where.join(' AND ');
-    const total = this.db.prepare(`SELECT COUNT(*) FROM urls WHERE ${clause}`).pluck().get(...params) as number;
-    const rows = this.db
-      .prepare(
-        `SELECT id, url, host, state, depth, normalized_key AS normalizedKey, error_reason AS errorReason,
-                fetched_at_ms AS fetchedAtMs, http_status AS httpStatus
-         FROM urls WHERE ${clause} ORDER BY id LIMIT ? OFFSET ?`,
-      )
-      .all(...params, query.limit, query.offset) as FrontierRow[];
-    return { rows, total, offset: query.offset };
   }
 
   /** Links refused per link rule in one crawl (one per distinct link of a page). */
