@@ -1,35 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from './testweb';
-import { CHROMIUM, CHROMIUM_ARGS, startServe, type ServeProcess } from './helpers/serve';
-import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState } from './helpers/workbench';
+import { describe, expect, it } from 'vitest';
+import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState, useWorkbench } from './helpers/workbench';
 
 /** HTML pages reachable from the docs root (wget -r on the same nginx, Debian python3.11-doc). */
 const DOCS_HTML_PAGES = 526;
 
-let web: TestWeb;
-let serve: ServeProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  serve = await startServe([...web.resolveFlags, '--closed']);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await web?.stop();
-});
+const workbench = useWorkbench();
 
 describe('browser mode', () => {
   it('(a) crawls the Python docs mirror from the GUI: counters rise, the frontier drains, every page is listed', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(serve.url);
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbench.serve.url);
     await startCrawl(page, ['http://docs.python.test/']);
 
     // While it runs: the host table shows the host's politeness state in words.
@@ -80,13 +63,13 @@ describe('browser mode', () => {
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe('1 URLs');
     await page.getByLabel('URL contains').fill('');
     await page.getByLabel('State').selectOption('error');
-    await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe(`${urlsInState(serve.dbPath, 1, 'error').length} URLs`);
+    await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe(`${urlsInState(workbench.serve.dbPath, 1, 'error').length} URLs`);
     await page.getByLabel('State').selectOption('');
 
     // Crawls: the crawl is listed; export its pages to CSV with a progress bar.
     await openTab(page, 'Crawls');
     await expect.poll(async () => page.getByRole('table', { name: 'Crawl list' }).getByRole('row').count()).toBe(2);
-    const file = path.join(path.dirname(serve.dbPath), 'docs-pages.csv');
+    const file = path.join(path.dirname(workbench.serve.dbPath), 'docs-pages.csv');
     await page.getByLabel('Export file').fill(file);
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     await expect.poll(async () => page.getByTestId('export-status').textContent(), { timeout: 20_000 }).toMatch(/^Wrote \d+ rows to /);
@@ -102,8 +85,8 @@ describe('browser mode', () => {
   });
 
   it('reopens the last open crawl after a reload, read-only until resumed', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(serve.url);
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbench.serve.url);
     await expect.poll(async () => page.getByTestId('open-crawl').textContent(), { timeout: 10_000 }).toContain('Crawl #1 of http://docs.python.test/');
     expect(await page.getByTestId('open-crawl').textContent()).toContain('read-only until resumed');
     expect(await page.getByTestId('counter-status').textContent()).toBe('finished');
@@ -112,8 +95,8 @@ describe('browser mode', () => {
   });
 
   it('shows an inline error for an invalid seed or setting and starts nothing', async () => {
-    const page = await browser.newPage();
-    await page.goto(serve.url);
+    const page = await workbench.browser.newPage();
+    await page.goto(workbench.serve.url);
     const crawlsBefore = crawlCount();
     await page.getByRole('textbox', { name: 'Seed URL' }).fill('not a url');
     await page.getByRole('button', { name: 'Start crawl' }).click();
@@ -129,18 +112,18 @@ describe('browser mode', () => {
   });
 
   it('refuses HTTP requests and sockets without the per-launch token', async () => {
-    const noToken = await fetch(`${serve.origin}/`);
+    const noToken = await fetch(`${workbench.serve.origin}/`);
     expect(noToken.status).toBe(401);
-    const wrongToken = await fetch(`${serve.origin}/?token=${'x'.repeat(serve.token.length)}`);
+    const wrongToken = await fetch(`${workbench.serve.origin}/?token=${'x'.repeat(workbench.serve.token.length)}`);
     expect(wrongToken.status).toBe(401);
-    const asset = await fetch(`${serve.origin}/index.html`);
+    const asset = await fetch(`${workbench.serve.origin}/index.html`);
     expect(asset.status).toBe(401);
-    const withToken = await fetch(serve.url);
+    const withToken = await fetch(workbench.serve.url);
     expect(withToken.status).toBe(200);
     expect(withToken.headers.get('set-cookie')).toContain('HttpOnly');
 
     const refused = await new Promise<string>((resolve) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${new URL(serve.origin).port}/ipc`);
+      const socket = new WebSocket(`ws://127.0.0.1:${new URL(workbench.serve.origin).port}/ipc`);
       socket.on('unexpected-response', (_request, response) => resolve(`http ${response.statusCode}`));
       socket.on('open', () => resolve('open'));
       socket.on('error', (error) => resolve(`error ${error.message}`));
@@ -148,7 +131,7 @@ describe('browser mode', () => {
     expect(refused).toBe('http 401');
 
     const answer = await new Promise<unknown>((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${new URL(serve.origin).port}/ipc?token=${serve.token}`, { origin: serve.origin });
+      const socket = new WebSocket(`ws://127.0.0.1:${new URL(workbench.serve.origin).port}/ipc?token=${workbench.serve.token}`, { origin: workbench.serve.origin });
       socket.on('open', () => socket.send(JSON.stringify({ kind: 'request', seq: 1, channel: 'settings.update', payload: { ignoredExtensions: '.PDF' } })));
       socket.on('message', (data) => {
         resolve(JSON.parse(data.toString()));
@@ -162,7 +145,7 @@ describe('browser mode', () => {
 
 /** A number from the serve process's database (read-only connection). */
 function scalar(sql: string): number {
-  return Number(readDatabase(serve.dbPath, (db) => db.prepare(sql).pluck().get()));
+  return Number(readDatabase(workbench.serve.dbPath, (db) => db.prepare(sql).pluck().get()));
 }
 
 const doneCount = () => scalar(`SELECT COUNT(*) FROM urls WHERE crawl_id = 1 AND state = 'done' AND host = 'docs.python.test'`);

@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWeb, type TestWeb } from './testweb';
 import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './helpers/serve';
-import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState, waitForStatus } from './helpers/workbench';
+import { counter, createCheckpoint, openTab, readDatabase, screenshot, startCrawl, urlsInState, waitForStatus } from './helpers/workbench';
 
 let web: TestWeb;
 let browser: Browser;
@@ -43,11 +43,7 @@ describe('(c) crash recovery from the GUI', () => {
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(40);
 
     // A checkpoint mid-crawl, listed with its pages done and frontier size.
-    await openTab(page, 'Checkpoints');
-    await page.getByLabel('Checkpoint name').fill('mid-crawl');
-    await page.getByRole('button', { name: 'Create checkpoint' }).click();
-    const row = page.getByRole('table', { name: 'Checkpoint list' }).getByRole('row').filter({ hasText: 'mid-crawl' });
-    await expect.poll(async () => row.count(), { timeout: 10_000 }).toBe(1);
+    const row = await createCheckpoint(page, 'mid-crawl');
     const [, , pagesDone, frontierSize, hash] = await row.getByRole('cell').allTextContents();
     expect(Number(pagesDone)).toBeGreaterThan(40);
     expect(Number(frontierSize)).toBeGreaterThan(0);
@@ -102,11 +98,7 @@ describe('(c) crash recovery from the GUI', () => {
     await page.goto(first.url);
     await startCrawl(page, ['http://docs.python.test/']);
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(30);
-    await openTab(page, 'Checkpoints');
-    await page.getByLabel('Checkpoint name').fill('early');
-    await page.getByRole('button', { name: 'Create checkpoint' }).click();
-    const early = page.getByRole('table', { name: 'Checkpoint list' }).getByRole('row').filter({ hasText: 'early' });
-    await expect.poll(async () => early.count(), { timeout: 10_000 }).toBe(1);
+    const early = await createCheckpoint(page, 'early');
     const checkpointPages = Number((await early.getByRole('cell').allTextContents())[2]);
     await openTab(page, 'Crawl');
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(checkpointPages + 50);

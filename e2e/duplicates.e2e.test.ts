@@ -1,20 +1,13 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from './testweb';
-import { CHROMIUM, CHROMIUM_ARGS, startServe, type ServeProcess } from './helpers/serve';
-import { openTab, screenshot, startCrawl, waitForStatus } from './helpers/workbench';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openTab, screenshot, startCrawl, useWorkbench, waitForStatus } from './helpers/workbench';
 
-let web: TestWeb;
-let serve: ServeProcess;
-let browser: Browser;
+const workbench = useWorkbench();
 let page: Page;
 
 beforeAll(async () => {
-  web = await startTestWeb();
-  serve = await startServe([...web.resolveFlags, '--closed']);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(serve.url);
+  page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(workbench.serve.url);
 });
 
 let crawled: Promise<void> | null = null;
@@ -29,11 +22,6 @@ function crawlFixtures(): Promise<void> {
   return crawled;
 }
 
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await web?.stop();
-});
 
 /** Cell texts of a table's body rows. */
 async function rowsOf(name: string): Promise<string[][]> {

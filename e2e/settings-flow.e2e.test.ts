@@ -1,29 +1,12 @@
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from './testweb';
-import { CHROMIUM, CHROMIUM_ARGS, startServe, type ServeProcess } from './helpers/serve';
-import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState, waitForStatus } from './helpers/workbench';
+import { describe, expect, it } from 'vitest';
+import { counter, openTab, readDatabase, screenshot, startCrawl, urlsInState, useWorkbench, waitForStatus } from './helpers/workbench';
 
-let web: TestWeb;
-let serve: ServeProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  serve = await startServe([...web.resolveFlags, '--closed']);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await web?.stop();
-});
+const workbench = useWorkbench();
 
 describe('(b) settings: TLD lists, the domain trace and ignored extensions', () => {
   it('an added TLD changes the trace; an added extension makes the next crawl refuse those links, counted by rule', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(serve.url);
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(workbench.serve.url);
     await openTab(page, 'Settings');
 
     // Test a URL: no list knows "example.zz", so the PSL default rule applies, with the seed's warning.
@@ -68,7 +51,7 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     expect(await counter(page, 'Fetched')).toBe(2);
     expect(await page.getByTestId('refused-ignored-extension').textContent()).toBe('4');
     const crawlId = 1;
-    expect(urlsInState(serve.dbPath, crawlId, 'done')).toEqual(['http://files.test/', 'http://files.test/notes.html']);
+    expect(urlsInState(workbench.serve.dbPath, crawlId, 'done')).toEqual(['http://files.test/', 'http://files.test/notes.html']);
     await openTab(page, 'Frontier');
     await expect.poll(async () => page.getByTestId('frontier-total').textContent()).toBe('2 URLs');
 
@@ -98,8 +81,8 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
   });
 
   it('saving while a crawl runs asks whether to apply now; "Apply now" restarts it with the new list; Pause and Resume steer it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(serve.url);
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbench.serve.url);
     await startCrawl(page, ['http://docs.python.test/']);
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(20);
     const crawlId = Number(/#(\d+)/.exec((await page.getByTestId('open-crawl').textContent()) ?? '')?.[1]);
@@ -112,7 +95,7 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     await expect.poll(async () => dialog.isVisible(), { timeout: 5_000 }).toBe(true);
     await dialog.getByRole('button', { name: 'Apply now' }).click();
     await expect.poll(async () => page.getByTestId('settings-status').textContent(), { timeout: 30_000 }).toBe(`Saved and applied: crawl ${crawlId} restarted with the new lists.`);
-    const stored = readDatabase(serve.dbPath, (db) => JSON.parse(db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).pluck().get(crawlId) as string) as { ignoredExtensions: string });
+    const stored = readDatabase(workbench.serve.dbPath, (db) => JSON.parse(db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).pluck().get(crawlId) as string) as { ignoredExtensions: string });
     expect(stored.ignoredExtensions.split('|')).toContain('txt');
 
     await openTab(page, 'Crawl');
@@ -124,7 +107,7 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     await page.getByRole('button', { name: 'Resume' }).click();
     await waitForStatus(page, 'finished', 120_000);
     expect(await counter(page, 'Fetched')).toBeGreaterThan(pausedAt);
-    expect(urlsInState(serve.dbPath, crawlId, 'pending')).toEqual([]);
+    expect(urlsInState(workbench.serve.dbPath, crawlId, 'pending')).toEqual([]);
     await page.close();
   });
 });

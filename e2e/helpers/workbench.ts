@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { REPO_ROOT } from './serve';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestWeb, type TestWeb } from '../testweb';
+import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './serve';
 
 /** Where the tests write the README's screenshots. */
 export const SCREENSHOTS = path.join(REPO_ROOT, 'e2e', 'screenshots');
@@ -51,4 +52,43 @@ export function readDatabase<T>(file: string, read: (db: BetterSqlite3.Database)
 /** URLs of a crawl in one state, sorted. */
 export function urlsInState(file: string, crawlId: number, state: string): string[] {
   return readDatabase(file, (db) => db.prepare(`SELECT url FROM urls WHERE crawl_id = ? AND state = ? ORDER BY url`).pluck().all(crawlId, state) as string[]);
+}
+
+/** What a spec file shares: the test web, one browser-mode server on it (closed mode) and Chromium. */
+export interface Workbench {
+  readonly web: TestWeb;
+  readonly serve: ServeProcess;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the test web, `crawlbench serve` mapped onto it in closed mode, and Debian's Chromium
+ * before the file's tests, and stops them after. Read the fields inside tests (set in beforeAll).
+ */
+export function useWorkbench(): Workbench {
+  const state = {} as { web: TestWeb; serve: ServeProcess; browser: Browser };
+  beforeAll(async () => {
+    state.web = await startTestWeb();
+    state.serve = await startServe([...state.web.resolveFlags, '--closed']);
+    state.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.serve?.stop();
+    await state.web?.stop();
+  });
+  return state;
+}
+
+/**
+ * Creates a named checkpoint from the Checkpoints view and waits until the list shows it.
+ * @returns the checkpoint's row in "Checkpoint list"
+ */
+export async function createCheckpoint(page: Page, name: string): Promise<Locator> {
+  await openTab(page, 'Checkpoints');
+  await page.getByLabel('Checkpoint name').fill(name);
+  await page.getByRole('button', { name: 'Create checkpoint' }).click();
+  const row = page.getByRole('table', { name: 'Checkpoint list' }).getByRole('row').filter({ hasText: name });
+  await expect.poll(async () => row.count(), { timeout: 10_000 }).toBe(1);
+  return row;
 }
