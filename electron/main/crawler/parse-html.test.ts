@@ -171,4 +171,25 @@ describe('parseHtml visible text (for content fingerprints)', () => {
   it('caps the kept text at maxTextChars', () => {
     expect(parseHtml(`<p>${'word '.repeat(1000)}</p>`, { maxTextChars: 100 }).text.length).toBe(100);
   });
+
+  it('keeps an entity inside its word, and separates text on either side of a tag', () => {
+    expect(parseHtml('<p>caf&eacute; na&#xEF;ve</p><p>next</p>').text).toBe('café naïve next');
+    expect(parseHtml('<p>Hel<b>lo</b></p>').text).toBe('Hel lo');
+  });
+
+  it('ends <head> at the first start tag or text that cannot be in it (HTML Standard 13.2.6.4.4)', () => {
+    expect(parseHtml('<html><head><title>x</title><p>para</p>').text).toBe('para');
+    expect(parseHtml('<head><meta charset="utf-8">loose text').text).toBe('loose text');
+    expect(parseHtml('<head><style>p{}</style>\n  <link rel="x" href="/y"></head><body>b</body>').text).toBe('b');
+  });
+
+  it('closes a self-closing <svg/> but not a self-closing HTML element', () => {
+    expect(parseHtml('<svg/><p>after svg</p>').text).toBe('after svg');
+    expect(parseHtml('<svg><title>icon</title><path d="M0"/></svg><p>after</p>').text).toBe('after');
+    expect(parseHtml('<iframe src="/f"/><p>inside the iframe</p></iframe><p>after</p>').text).toBe('after');
+  });
+
+  it('does not take the title of an inline svg as the page title', () => {
+    expect(parseHtml('<body><svg><title>icon</title></svg><title>Page</title></body>').title).toBe('Page');
+  });
 });

@@ -1,7 +1,10 @@
-import { Parser } from 'htmlparser2';
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
-/** Which element a link came from (seed 004's link patterns, extended). */
-export type LinkKind = 'a' | 'area' | 'frame' | 'iframe' | 'canonical';
+/** Every element a link can come from (seed 004's link patterns, extended). */
+export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
+
+/** Which element a link came from. */
+export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** A link as written in the page, before resolution against the base URL. */
 export interface ExtractedLink {
@@ -19,7 +22,11 @@ export interface ParsedHtml {
   metaRobots: { noindex: boolean; nofollow: boolean };
   /** True when the page had more links than `maxLinks`; the rest were not kept. */
   linksTruncated: boolean;
-  /** Visible text (outside script, style, noscript, template, head), whitespace-joined, at most `maxTextChars`. */
+  /**
+   * Visible text (outside script, style, noscript, template, head, svg, iframe, object), at most
+   * `maxTextChars`. Text on either side of a tag is separated by a space; an entity (`caf&eacute;`)
+   * stays part of its word.
+   */
   text: string;
 }
 
@@ -33,88 +40,207 @@ export interface ParseOptions {
 /** Elements whose text a reader never sees. */
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object']);
 
+/** Start tags that belong in `<head>`; any other start tag ends it (HTML Standard §13.2.6.4.4). */
+const HEAD_CONTENT = new Set(['base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template', 'head']);
+
+/** Elements without content: they never open a hidden section. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+
+/** Elements whose attributes the parse reads; every other tag's attributes are skipped unread. */
+const ATTRIBUTES_READ = new Map<string, ReadonlySet<string>>([
+  ['a', new Set(['href'])],
+  ['area', new Set(['href'])],
+  ['frame', new Set(['src'])],
+  ['iframe', new Set(['src', 'href'])],
+  ['link', new Set(['rel', 'href'])],
+  ['base', new Set(['href'])],
+  ['meta', new Set(['name', 'content'])],
+]);
+
 const TITLE_MAX_CHARS = 1024;
+const NOT_WHITESPACE = /\S/;
 
 /**
- * Extracts links (`a href`, `area href`, `frame src`, `iframe src` and `iframe href` as seed 004
- * names it, `link rel=canonical`), `<base href>`, the title and meta robots from HTML, with
- * htmlparser2's streaming tokenizer (no DOM is built, so memory stays proportional to the output).
- * Hostile HTML (unclosed tags, deep nesting) costs linear time.
- * @example parseHtml('<base href="/d/"><a href="x">X</a>').links // [{ href: 'x', kind: 'a' }]
+ * The parse as htmlparser2 Tokenizer callbacks. It keeps no element tree: only the stack of open
+ * hidden elements (for visible text), the title, and the attributes of the few elements that
+ * carry links or directives. Tags and attributes of every other element cost no string work.
  */
-export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml {
-  const maxLinks = options.maxLinks ?? 200_000;
-  const maxTextChars = options.maxTextChars ?? 2_000_000;
-  const result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
-  let inTitle = false;
-  let titleText = '';
-  let hiddenDepth = 0;
-  const textParts: string[] = [];
-  let textChars = 0;
+class PageScanner implements TokenizerCallbacks {
+  readonly result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
+  private html = '';
+  private tagName = '';
+  /** Attribute names read on the current tag; null when its attributes are skipped. */
+  private wanted: ReadonlySet<string> | null = null;
+  private attributeName: string | null = null;
+  private attributeValue = '';
+  private attributes: Record<string, string> = {};
+  /** Open hidden elements, innermost last. */
+  private readonly hidden: string[] = [];
+  private titleOpen = false;
+  private titleText = '';
+  private readonly textParts: string[] = [];
+  private textChars = 0;
+  /** The last text piece was cut by an entity: the next piece continues its word. */
+  private joinNext = false;
 
-  const addLink = (href: string | undefined, kind: LinkKind): void => {
+  constructor(
+    private readonly maxLinks: number,
+    private readonly maxTextChars: number,
+  ) {}
+
+  parse(html: string): ParsedHtml {
+    this.html = html;
+    const tokenizer = new Tokenizer({ decodeEntities: true }, this);
+    tokenizer.write(html);
+    tokenizer.end();
+    return this.result;
+  }
+
+  onopentagname(start: number, endIndex: number): void {
+    const name = this.html.slice(start, endIndex).toLowerCase();
+    this.tagName = name;
+    this.wanted = ATTRIBUTES_READ.get(name) ?? null;
+    if (this.wanted !== null) this.attributes = {};
+    this.joinNext = false;
+    // A start tag that cannot be in <head> ends it, as does <body> (HTML Standard §13.2.6.4.4).
+    if (this.hidden.length === 1 && this.hidden[0] === 'head' && !HEAD_CONTENT.has(name)) this.hidden.pop();
+  }
+
+  onattribname(start: number, endIndex: number): void {
+    if (this.wanted === null) return;
+    const name = this.html.slice(start, endIndex).toLowerCase();
+    this.attributeName = this.wanted.has(name) && !(name in this.attributes) ? name : null;
+    this.attributeValue = '';
+  }
+
+  onattribdata(start: number, endIndex: number): void {
+    if (this.attributeName !== null) this.attributeValue += this.html.slice(start, endIndex);
+  }
+
+  onattribentity(codepoint: number): void {
+    if (this.attributeName !== null) this.attributeValue += String.fromCodePoint(codepoint);
+  }
+
+  onattribend(_quote: QuoteType, _endIndex: number): void {
+    if (this.attributeName === null) return;
+    this.attributes[this.attributeName] = this.attributeValue;
+    this.attributeName = null;
+  }
+
+  onopentagend(_endIndex: number): void {
+    this.openElement(false);
+  }
+
+  /** `<x/>`: only foreign elements (svg, math and inside them) close themselves in HTML. */
+  onselfclosingtag(_endIndex: number): void {
+    this.openElement(this.tagName === 'svg' || this.tagName === 'math' || this.hidden.includes('svg'));
+  }
+
+  onclosetag(start: number, endIndex: number): void {
+    const name = this.html.slice(start, endIndex).toLowerCase();
+    this.joinNext = false;
+    if (name === 'title' && this.titleOpen) this.endTitle();
+    if (!HIDDEN.has(name)) return;
+    const at = this.hidden.lastIndexOf(name);
+    if (at !== -1) this.hidden.length = at;
+  }
+
+  ontext(start: number, endIndex: number): void {
+    this.addText(this.html.slice(start, endIndex), false);
+  }
+
+  ontextentity(codepoint: number, _endIndex: number): void {
+    this.addText(String.fromCodePoint(codepoint), true);
+  }
+
+  oncdata(): void {}
+  oncomment(): void {}
+  ondeclaration(): void {}
+  onprocessinginstruction(): void {}
+
+  onend(): void {
+    if (this.titleOpen) this.endTitle();
+    this.result.text = this.textParts.join('').slice(0, this.maxTextChars);
+  }
+
+  private addText(text: string, fromEntity: boolean): void {
+    if (this.titleOpen) {
+      if (this.titleText.length < TITLE_MAX_CHARS) this.titleText += text;
+      return;
+    }
+    // Text that is not whitespace ends <head> (HTML Standard §13.2.6.4.4, "anything else").
+    if (this.hidden.length === 1 && this.hidden[0] === 'head' && NOT_WHITESPACE.test(text)) this.hidden.pop();
+    if (this.hidden.length > 0 || this.textChars >= this.maxTextChars) return;
+    const joined = fromEntity || this.joinNext;
+    if (!joined && this.textParts.length > 0) this.textParts.push(' ');
+    this.textParts.push(text);
+    this.textChars += text.length + 1;
+    this.joinNext = fromEntity;
+  }
+
+  private openElement(selfClosed: boolean): void {
+    const name = this.tagName;
+    if (this.wanted !== null) this.readElement(name, this.attributes);
+    if (name === 'title' && this.result.title === null && !this.hidden.includes('svg')) {
+      this.titleOpen = true;
+      this.titleText = '';
+    }
+    if (HIDDEN.has(name) && !selfClosed && !VOID.has(name)) this.hidden.push(name);
+    this.wanted = null;
+  }
+
+  private readElement(name: string, attributes: Record<string, string>): void {
+    switch (name) {
+      case 'a':
+      case 'area':
+        this.addLink(attributes['href'], name);
+        break;
+      case 'frame':
+        this.addLink(attributes['src'], 'frame');
+        break;
+      case 'iframe':
+        this.addLink(attributes['src'] ?? attributes['href'], 'iframe');
+        break;
+      case 'link':
+        if ((attributes['rel'] ?? '').toLowerCase().split(/\s+/).includes('canonical')) this.addLink(attributes['href'], 'canonical');
+        break;
+      case 'base':
+        if (this.result.baseHref === null && attributes['href'] !== undefined) this.result.baseHref = attributes['href'].trim();
+        break;
+      case 'meta':
+        if ((attributes['name'] ?? '').toLowerCase() === 'robots') {
+          const directives = (attributes['content'] ?? '').toLowerCase().split(/[\s,]+/);
+          if (directives.includes('noindex') || directives.includes('none')) this.result.metaRobots.noindex = true;
+          if (directives.includes('nofollow') || directives.includes('none')) this.result.metaRobots.nofollow = true;
+        }
+        break;
+    }
+  }
+
+  private addLink(href: string | undefined, kind: LinkKind): void {
     if (href === undefined) return;
     const trimmed = href.trim();
     if (trimmed === '') return;
-    if (result.links.length >= maxLinks) {
-      result.linksTruncated = true;
+    if (this.result.links.length >= this.maxLinks) {
+      this.result.linksTruncated = true;
       return;
     }
-    result.links.push({ href: trimmed, kind });
-  };
+    this.result.links.push({ href: trimmed, kind });
+  }
 
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (HIDDEN.has(name)) hiddenDepth += 1;
-        switch (name) {
-          case 'a':
-          case 'area':
-            addLink(attribs['href'], name);
-            break;
-          case 'frame':
-            addLink(attribs['src'], 'frame');
-            break;
-          case 'iframe':
-            addLink(attribs['src'] ?? attribs['href'], 'iframe');
-            break;
-          case 'link':
-            if ((attribs['rel'] ?? '').toLowerCase().split(/\s+/).includes('canonical')) addLink(attribs['href'], 'canonical');
-            break;
-          case 'base':
-            if (result.baseHref === null && attribs['href'] !== undefined) result.baseHref = attribs['href'].trim();
-            break;
-          case 'meta':
-            if ((attribs['name'] ?? '').toLowerCase() === 'robots') {
-              const directives = (attribs['content'] ?? '').toLowerCase().split(/[\s,]+/);
-              if (directives.includes('noindex') || directives.includes('none')) result.metaRobots.noindex = true;
-              if (directives.includes('nofollow') || directives.includes('none')) result.metaRobots.nofollow = true;
-            }
-            break;
-          case 'title':
-            if (result.title === null) inTitle = true;
-            break;
-        }
-      },
-      ontext(text) {
-        if (inTitle && titleText.length < TITLE_MAX_CHARS) titleText += text;
-        if (hiddenDepth === 0 && textChars < maxTextChars) {
-          textParts.push(text);
-          textChars += text.length + 1;
-        }
-      },
-      onclosetag(name) {
-        if (HIDDEN.has(name) && hiddenDepth > 0) hiddenDepth -= 1;
-        if (name === 'title' && inTitle) {
-          inTitle = false;
-          result.title = titleText.replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  result.text = textParts.join(' ').slice(0, maxTextChars);
-  if (inTitle) result.title = titleText.replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
-  return result;
+  private endTitle(): void {
+    this.titleOpen = false;
+    this.result.title = this.titleText.replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
+  }
+}
+
+/**
+ * Extracts links (`a href`, `area href`, `frame src`, `iframe src` and `iframe href` as seed 004
+ * names it, `link rel=canonical`), `<base href>`, the title, meta robots and the visible text
+ * from HTML with htmlparser2's Tokenizer (no DOM and no element tree is built, so memory stays
+ * proportional to the output). Hostile HTML (unclosed tags, deep nesting) costs linear time.
+ * @example parseHtml('<base href="/d/"><a href="x">X</a>').links // [{ href: 'x', kind: 'a' }]
+ */
+export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml {
+  return new PageScanner(options.maxLinks ?? 200_000, options.maxTextChars ?? 2_000_000).parse(html);
 }
