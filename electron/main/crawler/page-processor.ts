@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
-import { minhash, shingleHashes, textWords } from './shingles';
+import { textSketch } from './shingles';
 import type { FetchedResponse } from './fetcher';
 import { parseHtml } from './parse-html';
 import type { DiscoveredLink, PageResult } from './protocol';
@@ -22,15 +22,14 @@ export function isHtml(contentType: string | undefined, body: Uint8Array): boole
  * characters; null when it has no words.
  */
 export function fingerprintText(text: string, excerptChars = 0): PageResult['content'] {
-  const words = textWords(text);
-  if (words.length === 0) return null;
-  const normalized = words.join(' ');
+  const sketch = textSketch(text);
+  if (sketch === null) return null;
   return {
-    fingerprint: createHash('sha256').update(normalized).digest('hex'),
-    minhash: minhash(shingleHashes(words)),
-    words: words.length,
-    textChars: normalized.length,
-    excerpt: excerptChars > 0 ? normalized.slice(0, excerptChars) : '',
+    fingerprint: createHash('sha256').update(sketch.normalized).digest('hex'),
+    minhash: sketch.minhash,
+    words: sketch.words,
+    textChars: sketch.normalized.length,
+    excerpt: excerptChars > 0 ? sketch.normalized.slice(0, excerptChars) : '',
   };
 }
 
@@ -73,8 +72,13 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
   // The same href of the same kind twice on a page is one link (navigation repeats itself);
   // dropping repeats here saves the message and the writer thread work, and loses nothing.
   const seen = new Set<string>();
+  const hrefsSeen = new Set<string>();
   let unresolvable = 0;
   for (const link of parsed.links) {
+    // One href resolves to one URL on a page: resolve each (kind, href) once.
+    const written = link.kind === 'a' ? link.href : `${link.kind} ${link.href}`;
+    if (hrefsSeen.has(written)) continue;
+    hrefsSeen.add(written);
     let url: URL;
     try {
       url = new URL(link.href, baseUrl);

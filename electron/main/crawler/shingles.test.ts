@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandBuckets, estimatedJaccard, LSH_BANDS, minhash, normalizeText, shingleHashes as shinglesOfWords, textWords } from './shingles';
+import { bandBuckets, estimatedJaccard, LSH_BANDS, minhash, normalizeText, shingleHashes as shinglesOfWords, textSketch, textWords } from './shingles';
 
 const shingleHashes = (text: string) => shinglesOfWords(textWords(text));
 
@@ -56,5 +56,47 @@ describe('textWords', () => {
     expect(textWords('Hello, WORLD 42!')).toEqual(['hello', 'world', '42']);
     expect(textWords('Grüße — naïve café 日本語')).toEqual(['grüße', 'naïve', 'café', '日本語']);
     expect(textWords('  ')).toEqual([]);
+  });
+});
+
+describe('the one-pass text path (normalizeText, textSketch)', () => {
+  /** Deterministic pseudo-random text mixing ASCII, Latin-1, punctuation, CJK, combining marks and astral characters. */
+  function randomText(seed: number, length: number): string {
+    const alphabet = ['a', 'B', 'z', '0', '9', ' ', ' ', '\n', ',', '.', '-', '_', "'", 'é', 'Ü', 'ß', '¶', '\u00a0', '—', '’', '日', '本', '\u0301', '😀', '𝒜', 'İ', 'K', 'ǅ', '٣'];
+    let x = seed;
+    let text = '';
+    for (let i = 0; i < length; i += 1) {
+      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+      text += alphabet[x % alphabet.length];
+    }
+    return text;
+  }
+
+  it('normalizeText is textWords joined by single spaces, on ASCII and Unicode text', () => {
+    for (let seed = 1; seed <= 300; seed += 1) {
+      const text = randomText(seed, 1 + (seed % 97));
+      expect(normalizeText(text), JSON.stringify(text)).toBe(textWords(text).join(' '));
+    }
+    expect(normalizeText('Plain ASCII, only!')).toBe('plain ascii only');
+  });
+
+  it('textSketch gives the same normalized text, word count and sketch as the word-list path', () => {
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const text = seed % 3 === 0 ? words(seed * 3) : randomText(seed, seed * 5);
+      const words_ = textWords(text);
+      const sketch = textSketch(text);
+      if (words_.length === 0) {
+        expect(sketch).toBeNull();
+        continue;
+      }
+      expect(sketch?.normalized).toBe(words_.join(' '));
+      expect(sketch?.words).toBe(words_.length);
+      expect(Array.from(sketch!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+    }
+  });
+
+  it('textSketch of a text shorter than one shingle hashes the whole text as one shingle', () => {
+    expect(Array.from(textSketch('Two words')!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(['two', 'words']))));
+    expect(textSketch(' ,.; ')).toBeNull();
   });
 });
