@@ -3,16 +3,18 @@ import type { Database } from 'better-sqlite3';
 import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
 import { CrawlRepository } from '../db/crawl-repository';
-import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate, type HostState } from './frontier';
+import { SqliteFrontier, type ClaimedUrl, type Disposition, type FrontierCandidate, type HostState } from './frontier';
 import type { FromWorker, PageResult } from './protocol';
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
-import { compileLinkRules, linkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { RobotsCache } from './robots-cache';
 import { retryAfterMs } from './retry-after';
 import { scopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
+import { LINK_KINDS, type LinkKind } from './parse-html';
+import { BoundedCache } from './seen-cache';
 import { WorkerPool, type PoolMessage } from './worker-pool';
 import type { Result } from '../../../shared/types/result';
 
@@ -54,6 +56,28 @@ export interface CrawlRunnerOptions {
 }
 
 const RATE_WINDOW_MS = 5_000;
+/** Link targets remembered by URL string (a crawl meets the same navigation links on every page). */
+const LINK_TARGET_CACHE = 50_000;
+
+/** What a link's URL is, worked out once per URL string. */
+interface LinkTarget {
+  /** Parts of the URL to fetch (no fragment), for the link rules. */
+  parts: LinkParts;
+  /** The URL's identity, `url` being the URL to fetch; null when the link is refused before any rule. */
+  identity: UrlIdentity | null;
+  /** Why `identity` is null. */
+  refusal: Extract<LinkRuleName, 'protocol' | 'invalid-url'> | null;
+}
+
+/** A fetch that ended and waits for its outcome to be committed. */
+interface SettledFetch {
+  url: ClaimedUrl;
+  message: Extract<PoolMessage, { type: 'page' | 'failed' }>;
+  /** Host bookkeeping of the fetch, worked out when it ended. */
+  disposition: Disposition;
+  /** True when the URL goes back to pending for another try (transient failure, 429/503). */
+  retry: boolean;
+}
 /** Results buffered beyond this many are committed at once. */
 const MAX_UNCOMMITTED = 256;
 
@@ -99,7 +123,10 @@ export class CrawlRunner {
   private pool: WorkerPool | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
-  private readonly uncommitted: { url: ClaimedUrl; message: PoolMessage; nowMs: number }[] = [];
+  private readonly uncommitted: SettledFetch[] = [];
+  private readonly linkTargets = new BoundedCache<LinkTarget>(LINK_TARGET_CACHE);
+  /** The profile drops fragments, so `x#a` and `x#b` share x's identity (and one cache entry). */
+  private readonly fragmentFree: boolean;
   /** robots.txt per origin; null when the crawl ignores robots (`obeyRobots: false`). */
   private readonly robots: RobotsCache | null;
   /** Claimed URLs waiting for their origin's robots.txt. */
@@ -136,6 +163,7 @@ export class CrawlRunner {
     });
     this.linkRules = compileLinkRules(options.settings, seeds);
     this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
+    this.fragmentFree = options.settings.normalizationProfile.rules.removeFragment;
     this.contentDedupe = new ContentDedupe(options.db, options.crawlId, { threshold: options.settings.nearDuplicateThreshold });
     this.duplicates = this.repository.duplicateCount(options.crawlId);
     this.robots = options.settings.obeyRobots
@@ -435,7 +463,10 @@ export class CrawlRunner {
     if (!url) return;
     this.inFlight.delete(message.urlId);
     const nowMs = this.now();
-    this.uncommitted.push({ url, message, nowMs });
+    const settled = this.settle(url, message, nowMs);
+    // The host's slot and politeness delay do not wait for the commit: the fetch is over.
+    this.frontier.releaseHost(url, settled.disposition);
+    this.uncommitted.push(settled);
     this.completions.push(nowMs);
     if (this.uncommitted.length >= MAX_UNCOMMITTED) this.commit();
     else this.commitTimer ??= setTimeout(() => {
@@ -456,10 +487,10 @@ export class CrawlRunner {
     const batch = this.uncommitted.splice(0);
     try {
       this.options.db.transaction(() => {
-        for (const { url, message, nowMs } of batch) {
-          const extraDelayMs = this.crawlDelayByHost.get(url.host) ?? 0;
-          if (message.type === 'page') this.recordPage(url, message.result, nowMs, extraDelayMs);
-          else if (message.type === 'failed') this.recordFailure(url, message, nowMs, extraDelayMs);
+        for (const { url, message, disposition, retry } of batch) {
+          if (retry) this.frontier.requeue(url, disposition);
+          else if (message.type === 'page') this.recordPage(url, message.result, disposition);
+          else this.frontier.fail(url, message.error, disposition);
         }
       })();
     } catch (error) {
@@ -492,24 +523,56 @@ export class CrawlRunner {
   /** Transport failures worth another try (the server may answer next time). */
   private static readonly TRANSIENT = new Set(['TIMEOUT', 'CONNECT_TIMEOUT', 'CONNECTION_RESET', 'WORKER_CRASHED', 'FETCH_FAILED']);
 
-  private recordFailure(url: ClaimedUrl, message: Extract<PoolMessage, { type: 'failed' }>, nowMs: number, extraDelayMs: number): void {
-    const disposition = { fetchMs: message.fetchMs, nowMs, extraDelayMs };
-    if (CrawlRunner.TRANSIENT.has(message.error.code) && url.attempts < this.options.settings.maxRetries) {
-      this.frontier.requeue(url, { ...disposition, extraDelayMs: Math.max(extraDelayMs, 1000 * 2 ** url.attempts), extraDelayReason: 'Retry-After backoff' });
-      return;
+  /**
+   * How a fetch ended, for the frontier: a transient failure or 429/503 (RFC 9110 §10.2.3,
+   * RFC 6585 §4) within `maxRetries` goes back to pending, and its host waits the server's
+   * Retry-After or an exponential backoff (capped at maxDelayMs); anything else is recorded.
+   * The robots Crawl-delay is the floor of every host wait.
+   */
+  private settle(url: ClaimedUrl, message: Extract<PoolMessage, { type: 'page' | 'failed' }>, nowMs: number): SettledFetch {
+    const { maxRetries, maxDelayMs } = this.options.settings;
+    const crawlDelayMs = this.crawlDelayByHost.get(url.host) ?? 0;
+    const backoffMs = 1000 * 2 ** url.attempts;
+    if (message.type === 'failed') {
+      const retry = CrawlRunner.TRANSIENT.has(message.error.code) && url.attempts < maxRetries;
+      const extraDelayMs = retry ? Math.max(crawlDelayMs, backoffMs) : crawlDelayMs;
+      return { url, message, retry, disposition: { fetchMs: message.fetchMs, nowMs, extraDelayMs, ...(retry ? { extraDelayReason: 'Retry-After backoff' } : {}) } };
     }
-    this.frontier.fail(url, message.error, disposition);
+    const page = message.result;
+    if ((page.status === 429 || page.status === 503) && url.attempts < maxRetries) {
+      const waitMs = Math.min(maxDelayMs, retryAfterMs(page.retryAfter, nowMs) ?? backoffMs);
+      return { url, message, retry: true, disposition: { fetchMs: page.fetchMs, nowMs, extraDelayMs: Math.max(waitMs, crawlDelayMs), extraDelayReason: 'Retry-After backoff' } };
+    }
+    return { url, message, retry: false, disposition: { fetchMs: page.fetchMs, nowMs, httpStatus: page.status, extraDelayMs: crawlDelayMs } };
   }
 
-  private recordPage(url: ClaimedUrl, page: PageResult, now: number, crawlDelayMs: number): void {
-    const { crawlId, settings } = this.options;
-    // 429 / 503 (RFC 9110 §10.2.3, RFC 6585 §4): retry after the server's Retry-After, and make
-    // the whole host wait that long (capped at maxDelayMs).
-    if ((page.status === 429 || page.status === 503) && url.attempts < settings.maxRetries) {
-      const waitMs = Math.min(settings.maxDelayMs, retryAfterMs(page.retryAfter, now) ?? 1000 * 2 ** url.attempts);
-      this.frontier.requeue(url, { fetchMs: page.fetchMs, nowMs: now, extraDelayMs: Math.max(waitMs, crawlDelayMs), extraDelayReason: 'Retry-After backoff' });
-      return;
+  /**
+   * What a link's URL is: its parts, and its identity unless its scheme is not crawled or it
+   * cannot be normalized. Cached by URL string (by the URL without its fragment when the profile
+   * drops fragments): navigation links recur on every page, and their identity does not change.
+   */
+  private linkTarget(raw: string): LinkTarget {
+    const hash = raw.indexOf('#');
+    // The URL fetched carries no fragment (never sent to a server); the raw spelling is kept as an alias.
+    const fetchUrl = hash === -1 ? raw : raw.slice(0, hash);
+    const key = this.fragmentFree ? fetchUrl : raw;
+    let target = this.linkTargets.get(key);
+    if (target !== undefined) return target;
+    const parts = linkParts(fetchUrl);
+    if (!this.allowedProtocols.has(parts.protocol)) {
+      // Scheme first: mailto:/javascript: are never normalized, only counted.
+      target = { parts, identity: null, refusal: 'protocol' };
+    } else {
+      const identity = this.options.identify(key);
+      target = identity.ok ? { parts, identity: { ...identity.value, url: fetchUrl }, refusal: null } : { parts, identity: null, refusal: 'invalid-url' };
     }
+    this.linkTargets.set(key, target);
+    return target;
+  }
+
+  private recordPage(url: ClaimedUrl, page: PageResult, disposition: Disposition): void {
+    const { crawlId } = this.options;
+    const now = disposition.nowMs;
     this.repository.insertPage(crawlId, {
       urlId: url.id,
       finalUrl: page.finalUrl,
@@ -529,7 +592,6 @@ export class CrawlRunner {
     if (page.content && page.content.excerpt !== '') this.repository.insertPageText(url.id, page.content.excerpt);
     // Content-seen test (seed 003): only successful pages take part; error pages often share text.
     if (page.content && page.status < 400 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
-    const disposition = { fetchMs: page.fetchMs, nowMs: now, httpStatus: page.status, extraDelayMs: crawlDelayMs };
     if (page.status >= 400) {
       this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
     } else {
@@ -538,56 +600,64 @@ export class CrawlRunner {
 
     const depth = url.depth + 1;
     const candidates: FrontierCandidate[] = [];
-    const pendingLinks: { raw: string; kind: string; refusedBy: LinkRuleName | null }[] = [];
-    const refuse = (raw: string, kind: string, rule: LinkRuleName) => {
+    const pendingLinks: { raw: string; kind: LinkKind; refusedBy: LinkRuleName | null }[] = [];
+    const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
       this.countRefusal(rule);
       pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
     };
     for (const link of page.links) {
-      // The worker serialized every link with the WHATWG parser: split it, do not parse it again.
-      const parsed = linkParts(link.url);
-      // Scheme first: mailto:/javascript: are never normalized, only counted.
-      if (!this.allowedProtocols.has(parsed.protocol)) {
-        refuse(link.url, link.kind, 'protocol');
+      const target = this.linkTarget(link.url);
+      const identity = target.identity;
+      if (identity === null) {
+        refuse(link.url, link.kind, target.refusal ?? 'invalid-url');
         continue;
       }
-      const identity = this.options.identify(link.url);
-      if (!identity.ok) {
-        refuse(link.url, link.kind, 'invalid-url');
-        continue;
-      }
-      const target = identity.value;
-      const rule = this.linkRules({ url: parsed, raw: link.url, registrableDomain: target.registrableDomain, depth, pageNofollow: page.nofollow });
+      const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow });
       if (rule !== null) {
         refuse(link.url, link.kind, rule);
         continue;
       }
-      // The URL fetched carries no fragment (never sent to a server); the raw spelling is kept as an alias.
-      const hash = target.url.indexOf('#');
-      candidates.push({ ...target, url: hash === -1 ? target.url : target.url.slice(0, hash), depth, discoveredFrom: url.id });
+      candidates.push({
+        url: identity.url,
+        normalized: identity.normalized,
+        normalizedKey: identity.normalizedKey,
+        host: identity.host,
+        registrableDomain: identity.registrableDomain,
+        depth,
+        discoveredFrom: url.id,
+      });
       pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.countRefusal('invalid-url');
     const { ids } = this.frontier.add(candidates, now);
     let next = 0;
-    const written = new Set<string>();
+    // One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
+    const writtenTargets = new Set<number>();
+    const writtenRefusals = new Set<string>();
     for (const link of pendingLinks) {
       const toUrlId = link.refusedBy === null ? (ids[next++] ?? null) : null;
-      if (toUrlId !== null) this.recordAlias(toUrlId, link.raw, url.id);
-      // One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
-      const dedupe = toUrlId !== null ? `${link.kind} ${toUrlId}` : `${link.kind} ${link.raw}`;
-      if (written.has(dedupe)) continue;
-      written.add(dedupe);
+      if (toUrlId !== null) {
+        this.recordAlias(toUrlId, link.raw, url.id);
+        const written = toUrlId * LINK_KINDS.length + LINK_KINDS.indexOf(link.kind);
+        if (writtenTargets.has(written)) continue;
+        writtenTargets.add(written);
+      } else {
+        const written = `${link.kind} ${link.raw}`;
+        if (writtenRefusals.has(written)) continue;
+        writtenRefusals.add(written);
+      }
       this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
     }
   }
 
-  /** Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats. */
+  /**
+   * Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats (a raw
+   * spelling always names the same URL id within a crawl, so the spelling alone is the key).
+   */
   private recordAlias(urlId: number, raw: string, fromUrlId: number | null): void {
-    const key = `${urlId} ${raw}`;
-    if (this.aliasesSeen.has(key)) return;
+    if (this.aliasesSeen.has(raw)) return;
     if (this.aliasesSeen.size >= 100_000) this.aliasesSeen.clear();
-    this.aliasesSeen.add(key);
+    this.aliasesSeen.add(raw);
     this.repository.insertAlias(urlId, raw, fromUrlId);
   }
 

@@ -201,6 +201,35 @@ describe('SqliteFrontier', () => {
       expect(order).toEqual(['http://a.test/shallow1', 'http://a.test/shallow2', 'http://a.test/deep']);
     });
 
+    it('releaseHost frees the host slot and starts its delay before the outcome is recorded', () => {
+      const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 10_000, delayFactor: 0 };
+      const frontier = new SqliteFrontier(db, crawlId, policy);
+      frontier.add(many('a.test', 3), 0);
+      const [first] = frontier.claimNext(5, 0);
+      expect(frontier.claimNext(5, 0)).toEqual([]); // one slot per host, taken
+      frontier.releaseHost(first!, { fetchMs: 5, nowMs: 10 });
+      frontier.releaseHost(first!, { fetchMs: 5, nowMs: 50 }); // a second release changes nothing
+      expect(frontier.nextEligibleAtMs()).toBe(110);
+      const [second] = frontier.claimNext(5, 110);
+      expect(second?.url).toBe('http://a.test/p1');
+      // The outcome, recorded later, counts the page but does not release the host a second time.
+      frontier.complete(first!, { fetchMs: 5, nowMs: 10 });
+      expect(frontier.claimNext(5, 10_000)).toEqual([]);
+      expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0 });
+      expect(dbStates()).toMatchObject({ pending: 1, in_flight: 1, done: 1 });
+    });
+
+    it('a URL requeued after its host went idle is claimable again', () => {
+      const frontier = new SqliteFrontier(db, crawlId, OPEN);
+      frontier.add([candidate('a.test', 'only')], 0);
+      const [url] = frontier.claimNext(1, 0);
+      frontier.releaseHost(url!, { fetchMs: 1, nowMs: 5 });
+      expect(frontier.claimNext(1, 5)).toEqual([]); // nothing else pending: the host leaves the heap
+      frontier.requeue(url!, { fetchMs: 1, nowMs: 5, extraDelayMs: 1_000, extraDelayReason: 'Retry-After backoff' });
+      expect(frontier.claimNext(1, 6)).toEqual([]);
+      expect(frontier.claimNext(1, 1_005).map((c) => c.url)).toEqual(['http://a.test/only']);
+    });
+
     it('nextEligibleAtMs is null when nothing is pending', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       expect(frontier.nextEligibleAtMs()).toBeNull();

@@ -82,6 +82,13 @@ export interface FrontierStore {
   add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult;
   /** Hands out up to `max` URLs whose hosts are eligible at `nowMs`, marking them in_flight. */
   claimNext(max: number, nowMs: number): ClaimedUrl[];
+  /**
+   * Ends a fetch's hold on its host as soon as the fetch is over, before its outcome is recorded:
+   * the host's politeness delay starts from `disposition`, and its slot is free for the next claim.
+   * complete/fail/requeue do this themselves when it was not done first; their disposition can
+   * still push the host's next eligible time further out (a retry's backoff). Idempotent per claim.
+   */
+  releaseHost(url: ClaimedUrl, disposition: Disposition): void;
   complete(url: ClaimedUrl, disposition: Disposition): void;
   fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void;
   /** Puts a claimed URL back to pending (a retry); its host waits as the disposition says. */
@@ -127,6 +134,8 @@ export class SqliteFrontier implements FrontierStore {
   private readonly markPending: Statement;
   private readonly idByKey: Statement;
   private readonly seen = new SeenCache();
+  /** Claimed URLs whose host slot was released before their outcome was recorded. */
+  private readonly hostReleased = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -221,6 +230,12 @@ export class SqliteFrontier implements FrontierStore {
     return claimed;
   }
 
+  releaseHost(url: ClaimedUrl, disposition: Disposition): void {
+    if (this.hostReleased.has(url.id)) return;
+    this.hostReleased.add(url.id);
+    this.freeHostSlot(url, disposition, true);
+  }
+
   complete(url: ClaimedUrl, disposition: Disposition): void {
     this.markDone.run(disposition.nowMs, disposition.httpStatus ?? null, url.id);
     this.countsValue.done += 1;
@@ -267,10 +282,19 @@ export class SqliteFrontier implements FrontierStore {
     return Math.min(maxDelayMs, Math.max(minDelayMs, delayFactor * fetchMs, extraDelayMs));
   }
 
+  /** The claim is over: it leaves the in-flight count, and its host slot is freed unless it already was. */
   private release(url: ClaimedUrl, disposition: Disposition): void {
     this.countsValue.inFlight -= 1;
+    this.freeHostSlot(url, disposition, !this.hostReleased.delete(url.id));
+  }
+
+  /**
+   * Frees the host slot a claim holds (`slotHeld`), and makes the host wait as the disposition
+   * says; a later disposition of the same claim can only push that time further out.
+   */
+  private freeHostSlot(url: ClaimedUrl, disposition: Disposition, slotHeld: boolean): void {
     const queue = this.queueFor(url.host);
-    queue.inFlight -= 1;
+    if (slotHeld) queue.inFlight -= 1;
     const eligibleAt = disposition.nowMs + this.politenessDelayMs(disposition.fetchMs, disposition.extraDelayMs);
     if (eligibleAt > queue.nextEligibleAtMs) {
       queue.nextEligibleAtMs = eligibleAt;
