@@ -1,4 +1,5 @@
-import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
+import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 
 /** Every element a link can come from (seed 004's link patterns, extended). */
 export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
@@ -38,24 +39,55 @@ export interface ParseOptions {
 }
 
 /** Elements whose text a reader never sees. */
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object']);
+const HIDDEN = ['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object'];
 
 /** Start tags that belong in `<head>`; any other start tag ends it (HTML Standard §13.2.6.4.4). */
-const HEAD_CONTENT = new Set(['base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template', 'head']);
+const HEAD_CONTENT = ['base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template', 'head'];
 
-/** Elements without content: they never open a hidden section. */
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** Elements whose attributes the parse reads, and which attributes; every other tag's attributes are skipped unread. */
+const ATTRIBUTES_READ: Record<string, readonly string[]> = {
+  a: ['href'],
+  area: ['href'],
+  frame: ['src'],
+  iframe: ['src', 'href'],
+  link: ['rel', 'href'],
+  base: ['href'],
+  meta: ['name', 'content'],
+};
 
-/** Elements whose attributes the parse reads; every other tag's attributes are skipped unread. */
-const ATTRIBUTES_READ = new Map<string, ReadonlySet<string>>([
-  ['a', new Set(['href'])],
-  ['area', new Set(['href'])],
-  ['frame', new Set(['src'])],
-  ['iframe', new Set(['src', 'href'])],
-  ['link', new Set(['rel', 'href'])],
-  ['base', new Set(['href'])],
-  ['meta', new Set(['name', 'content'])],
-]);
+/** What the scanner does with one tag name. */
+interface TagRole {
+  name: string;
+  hidden: boolean;
+  /** May appear in `<head>` without ending it. */
+  headContent: boolean;
+  /** Attributes read, or null. */
+  attributes: ReadonlySet<string> | null;
+}
+
+/**
+ * A tag name as a number, read straight from the document without making a string: ASCII letters
+ * only, case-folded, at most 10 of them (5 bits each). -1 for any other name (h1, custom-element),
+ * none of which the scanner needs.
+ */
+function tagKey(html: string, start: number, end: number): number {
+  const length = end - start;
+  if (length > 10) return -1;
+  let key = 0;
+  for (let i = start; i < end; i += 1) {
+    const letter = (html.charCodeAt(i) | 0x20) - 0x60;
+    if (letter < 1 || letter > 26) return -1;
+    key = key * 32 + letter;
+  }
+  return key;
+}
+
+/** The tags the scanner acts on, by {@link tagKey}; every other tag costs no string work. */
+const ROLES = new Map<number, TagRole>();
+for (const name of new Set([...HIDDEN, ...HEAD_CONTENT, ...Object.keys(ATTRIBUTES_READ), 'body', 'math'])) {
+  const attributes = ATTRIBUTES_READ[name];
+  ROLES.set(tagKey(name, 0, name.length), { name, hidden: HIDDEN.includes(name), headContent: HEAD_CONTENT.includes(name), attributes: attributes ? new Set(attributes) : null });
+}
 
 const TITLE_MAX_CHARS = 1024;
 const NOT_WHITESPACE = /\S/;
@@ -68,7 +100,8 @@ const NOT_WHITESPACE = /\S/;
 class PageScanner implements TokenizerCallbacks {
   readonly result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
   private html = '';
-  private tagName = '';
+  /** The open tag being read, when it is one the scanner acts on. */
+  private tag: TagRole | null = null;
   /** Attribute names read on the current tag; null when its attributes are skipped. */
   private wanted: ReadonlySet<string> | null = null;
   private attributeName: string | null = null;
@@ -90,20 +123,22 @@ class PageScanner implements TokenizerCallbacks {
 
   parse(html: string): ParsedHtml {
     this.html = html;
-    const tokenizer = new Tokenizer({ decodeEntities: true }, this);
+    // Entities are decoded here, per text run and attribute value that has an `&`: the tokenizer
+    // then skips through text to the next `<` instead of visiting every character.
+    const tokenizer = new Tokenizer({ decodeEntities: false }, this);
     tokenizer.write(html);
     tokenizer.end();
     return this.result;
   }
 
   onopentagname(start: number, endIndex: number): void {
-    const name = this.html.slice(start, endIndex).toLowerCase();
-    this.tagName = name;
-    this.wanted = ATTRIBUTES_READ.get(name) ?? null;
+    const tag = ROLES.get(tagKey(this.html, start, endIndex)) ?? null;
+    this.tag = tag;
+    this.wanted = tag?.attributes ?? null;
     if (this.wanted !== null) this.attributes = {};
     this.joinNext = false;
     // A start tag that cannot be in <head> ends it, as does <body> (HTML Standard §13.2.6.4.4).
-    if (this.hidden.length === 1 && this.hidden[0] === 'head' && !HEAD_CONTENT.has(name)) this.hidden.pop();
+    if (this.hidden.length === 1 && this.hidden[0] === 'head' && !tag?.headContent) this.hidden.pop();
   }
 
   onattribname(start: number, endIndex: number): void {
@@ -117,13 +152,14 @@ class PageScanner implements TokenizerCallbacks {
     if (this.attributeName !== null) this.attributeValue += this.html.slice(start, endIndex);
   }
 
-  onattribentity(codepoint: number): void {
-    if (this.attributeName !== null) this.attributeValue += String.fromCodePoint(codepoint);
+  onattribentity(): void {
+    // Not called: the tokenizer does not decode entities (see parse).
   }
 
   onattribend(_quote: QuoteType, _endIndex: number): void {
     if (this.attributeName === null) return;
-    this.attributes[this.attributeName] = this.attributeValue;
+    const value = this.attributeValue;
+    this.attributes[this.attributeName] = value.includes('&') ? decodeHTMLAttribute(value) : value;
     this.attributeName = null;
   }
 
@@ -133,24 +169,27 @@ class PageScanner implements TokenizerCallbacks {
 
   /** `<x/>`: only foreign elements (svg, math and inside them) close themselves in HTML. */
   onselfclosingtag(_endIndex: number): void {
-    this.openElement(this.tagName === 'svg' || this.tagName === 'math' || this.hidden.includes('svg'));
+    const name = this.tag?.name;
+    this.openElement(name === 'svg' || name === 'math' || this.hidden.includes('svg'));
   }
 
   onclosetag(start: number, endIndex: number): void {
-    const name = this.html.slice(start, endIndex).toLowerCase();
+    const tag = ROLES.get(tagKey(this.html, start, endIndex));
     this.joinNext = false;
-    if (name === 'title' && this.titleOpen) this.endTitle();
-    if (!HIDDEN.has(name)) return;
-    const at = this.hidden.lastIndexOf(name);
+    if (tag === undefined) return;
+    if (tag.name === 'title' && this.titleOpen) this.endTitle();
+    if (!tag.hidden) return;
+    const at = this.hidden.lastIndexOf(tag.name);
     if (at !== -1) this.hidden.length = at;
   }
 
   ontext(start: number, endIndex: number): void {
-    this.addText(this.html.slice(start, endIndex), false);
+    const text = this.html.slice(start, endIndex);
+    this.addText(text.includes('&') ? decodeHTML(text) : text);
   }
 
-  ontextentity(codepoint: number, _endIndex: number): void {
-    this.addText(String.fromCodePoint(codepoint), true);
+  ontextentity(): void {
+    // Not called: the tokenizer does not decode entities (see parse).
   }
 
   oncdata(): void {}
@@ -163,7 +202,7 @@ class PageScanner implements TokenizerCallbacks {
     this.result.text = this.textParts.join('').slice(0, this.maxTextChars);
   }
 
-  private addText(text: string, fromEntity: boolean): void {
+  private addText(text: string): void {
     if (this.titleOpen) {
       if (this.titleText.length < TITLE_MAX_CHARS) this.titleText += text;
       return;
@@ -171,22 +210,24 @@ class PageScanner implements TokenizerCallbacks {
     // Text that is not whitespace ends <head> (HTML Standard §13.2.6.4.4, "anything else").
     if (this.hidden.length === 1 && this.hidden[0] === 'head' && NOT_WHITESPACE.test(text)) this.hidden.pop();
     if (this.hidden.length > 0 || this.textChars >= this.maxTextChars) return;
-    const joined = fromEntity || this.joinNext;
-    if (!joined && this.textParts.length > 0) this.textParts.push(' ');
+    if (!this.joinNext && this.textParts.length > 0) this.textParts.push(' ');
     this.textParts.push(text);
     this.textChars += text.length + 1;
-    this.joinNext = fromEntity;
+    // The tokenizer may hand one run over in pieces (at the end of its buffer): they join.
+    this.joinNext = true;
   }
 
   private openElement(selfClosed: boolean): void {
-    const name = this.tagName;
-    if (this.wanted !== null) this.readElement(name, this.attributes);
-    if (name === 'title' && this.result.title === null && !this.hidden.includes('svg')) {
+    const tag = this.tag;
+    this.wanted = null;
+    if (tag === null) return;
+    if (tag.attributes !== null) this.readElement(tag.name, this.attributes);
+    if (tag.name === 'title' && this.result.title === null && !this.hidden.includes('svg')) {
       this.titleOpen = true;
       this.titleText = '';
     }
-    if (HIDDEN.has(name) && !selfClosed && !VOID.has(name)) this.hidden.push(name);
-    this.wanted = null;
+    // No hidden element is void (area, base, link, meta… never open a section).
+    if (tag.hidden && !selfClosed) this.hidden.push(tag.name);
   }
 
   private readElement(name: string, attributes: Record<string, string>): void {
