@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs the Crawlbench CLI from its TypeScript source through tsx (no build step needed).
-import { register } from 'tsx/esm/api';
+// Runs the Crawlbench CLI: the esbuild bundle of its sources (built on first use and whenever a
+// source changed; see scripts/cli-bundle.mjs), or, with CRAWLBENCH_FROM_SOURCE=1 or when the
+// bundle cannot be built, the TypeScript source through tsx.
+import { pathToFileURL } from 'node:url';
 
 // A reader that stops early (`crawlbench normalize | head`) closes the pipe: exit quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,6 +12,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-register();
-const { main } = await import('../electron/main/cli/index.ts');
+async function loadCli() {
+  if (process.env.CRAWLBENCH_FROM_SOURCE !== '1') {
+    try {
+      const { cliBundle } = await import('../scripts/cli-bundle.mjs');
+      return await import(pathToFileURL(await cliBundle()).href);
+    } catch (error) {
+      console.error(`crawlbench: running from source through tsx (the CLI bundle could not be built: ${error.message.split('\n')[0]})`);
+    }
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../electron/main/cli/index.ts');
+}
+
+const { main } = await loadCli();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,88 @@
+// The CLI as plain JavaScript: electron/main/cli/index.ts and the crawl worker bundled by esbuild
+// into out/cli/<build>/ (npm packages stay external). bin/crawlbench.mjs runs it, so neither the
+// CLI nor its worker threads pay for TypeScript loader hooks (tsx starts one hooks thread per
+// thread, ~0.5 s of CPU each). A build is reused while every source file it was made from is
+// unchanged (size and mtime), and rebuilt (~0.2 s) when one changed.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outRoot = path.join(root, 'out', 'cli');
+const stampFile = path.join(outRoot, 'current.json');
+const ENTRY_POINTS = { index: 'electron/main/cli/index.ts', 'crawl-worker': 'electron/main/workers/crawl-worker.ts' };
+/** Builds older than this, other than the current one, are removed (a running CLI may still use a recent one). */
+const STALE_BUILD_MS = 24 * 60 * 60 * 1000;
+
+function fileStamp(relative) {
+  const stat = fs.statSync(path.join(root, relative));
+  return `${stat.size}:${stat.mtimeMs}`;
+}
+
+/** The current build when every input it lists is unchanged, else null. */
+function currentBuild() {
+  let stamp;
+  try {
+    stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+  } catch {
+    return null;
+  }
+  try {
+    for (const [relative, recorded] of Object.entries(stamp.inputs)) if (fileStamp(relative) !== recorded) return null;
+  } catch {
+    return null; // an input was deleted
+  }
+  const entry = path.join(outRoot, stamp.dir, 'index.js');
+  return fs.existsSync(entry) ? entry : null;
+}
+
+/**
+ * Path of the bundled CLI entry (`index.js`, with `crawl-worker.js` beside it), building it first
+ * when missing or stale. Concurrent callers may both build; each writes its own folder and the
+ * stamp is replaced atomically, so a reader always sees a complete build.
+ * @returns absolute path of the entry module
+ * @throws Error when esbuild fails (e.g. a syntax error in the sources)
+ */
+export async function cliBundle() {
+  const existing = currentBuild();
+  if (existing) return existing;
+  const { build } = await import('esbuild');
+  const dir = `b-${Date.now().toString(36)}-${crypto.randomBytes(4).toString('hex')}`;
+  const outdir = path.join(outRoot, dir);
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ENTRY_POINTS,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = {};
+  for (const relative of [...Object.keys(result.metafile.inputs), path.relative(root, fileURLToPath(import.meta.url))]) inputs[relative] = fileStamp(relative);
+  const temporary = `${stampFile}.${dir}`;
+  fs.writeFileSync(temporary, JSON.stringify({ dir, inputs }));
+  fs.renameSync(temporary, stampFile);
+  removeStaleBuilds(dir);
+  return path.join(outdir, 'index.js');
+}
+
+function removeStaleBuilds(keep) {
+  for (const name of fs.readdirSync(outRoot)) {
+    if (name === keep || !name.startsWith('b-')) continue;
+    const folder = path.join(outRoot, name);
+    try {
+      if (Date.now() - fs.statSync(folder).mtimeMs > STALE_BUILD_MS) fs.rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(path.relative(root, await cliBundle()));
+}
