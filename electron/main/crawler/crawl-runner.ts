@@ -78,8 +78,12 @@ interface SettledFetch {
   /** True when the URL goes back to pending for another try (transient failure, 429/503). */
   retry: boolean;
 }
-/** Results buffered beyond this many are committed at once. */
-const MAX_UNCOMMITTED = 256;
+/**
+ * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
+ * 2 ms a page with its links), and no fetch is dispatched meanwhile: small batches keep the
+ * workers fed (256 left them idle for ~300 ms per commit on the docs crawl).
+ */
+const MAX_UNCOMMITTED = 32;
 
 /**
  * Validates seed URLs: absolute http(s) URLs, at most 8192 characters.
