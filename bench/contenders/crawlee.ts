@@ -1,6 +1,6 @@
 /**
  * Crawlee's CheerioCrawler over the same site, same concurrency, for the crawl benchmark.
- * Usage: node --import tsx bench/contenders/crawlee.ts START_URL CONCURRENCY
+ * Usage: node out/bench/crawlee.mjs START_URL CONCURRENCY (bench/crawl.ts bundles it there)
  * Prints {"pages":N,"failed":N} on stdout.
  */
 import { CheerioCrawler, Configuration } from '@crawlee/cheerio';

@@ -1,6 +1,6 @@
 /**
  * The fetch-only floor: plain undici GETs of a fixed URL list at a fixed concurrency, bodies read
- * and dropped. Usage: node --import tsx bench/contenders/fetch-only.ts URL_LIST_FILE CONCURRENCY
+ * and dropped. Usage: node out/bench/fetch-only.mjs URL_LIST_FILE CONCURRENCY (bench/crawl.ts bundles it there)
  * Prints {"pages":N} on stdout.
  */
 import fs from 'node:fs';
