@@ -1,24 +1,33 @@
-import { checkpointsCommand } from './commands/checkpoints';
-import { crawlCommand } from './commands/crawl';
-import { domainCommand } from './commands/domain';
-import { exportCommand } from './commands/export';
-import { normalizeCommand } from './commands/normalize';
-import { resumeCommand } from './commands/resume';
-import { serveCommand } from './commands/serve';
-import { testwebCommand } from './commands/testweb';
 import { failLine, processIo, type CommandIo } from './io';
 
 type Command = (argv: string[], io: CommandIo) => Promise<number>;
 
+// Each command is loaded when it runs: `crawl` does not pay for the browser server's WebSocket
+// and schema packages, nor `serve` for the test web.
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  crawl: { run: crawlCommand, summary: 'crawl from seed URLs into a SQLite database' },
-  resume: { run: resumeCommand, summary: 'continue an interrupted crawl, or roll back to a checkpoint and continue' },
-  checkpoints: { run: checkpointsCommand, summary: 'list or create named checkpoints of a crawl database' },
-  export: { run: exportCommand, summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV' },
-  normalize: { run: normalizeCommand, summary: 'normalize URLs from stdin (one a line) to JSON lines with the normalized key' },
-  domain: { run: domainCommand, summary: 'registrable domain of hosts or URLs from stdin, with the step-by-step trace' },
-  serve: { run: serveCommand, summary: 'run the workbench in browser mode (prints the URL to open)' },
-  testweb: { run: testwebCommand, summary: 'start the local test web and print its resolver map' },
+  crawl: { run: async (argv, io) => (await import('./commands/crawl')).crawlCommand(argv, io), summary: 'crawl from seed URLs into a SQLite database' },
+  resume: {
+    run: async (argv, io) => (await import('./commands/resume')).resumeCommand(argv, io),
+    summary: 'continue an interrupted crawl, or roll back to a checkpoint and continue',
+  },
+  checkpoints: {
+    run: async (argv, io) => (await import('./commands/checkpoints')).checkpointsCommand(argv, io),
+    summary: 'list or create named checkpoints of a crawl database',
+  },
+  export: {
+    run: async (argv, io) => (await import('./commands/export')).exportCommand(argv, io),
+    summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV',
+  },
+  normalize: {
+    run: async (argv, io) => (await import('./commands/normalize')).normalizeCommand(argv, io),
+    summary: 'normalize URLs from stdin (one a line) to JSON lines with the normalized key',
+  },
+  domain: {
+    run: async (argv, io) => (await import('./commands/domain')).domainCommand(argv, io),
+    summary: 'registrable domain of hosts or URLs from stdin, with the step-by-step trace',
+  },
+  serve: { run: async (argv, io) => (await import('./commands/serve')).serveCommand(argv, io), summary: 'run the workbench in browser mode (prints the URL to open)' },
+  testweb: { run: async (argv, io) => (await import('./commands/testweb')).testwebCommand(argv, io), summary: 'start the local test web and print its resolver map' },
 };
 
 const HELP = `Crawlbench: a crawl workbench.

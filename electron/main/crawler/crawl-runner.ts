@@ -4,7 +4,7 @@ import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '..
 import { CodedError } from '../../../shared/types/result';
 import { CrawlRepository } from '../db/crawl-repository';
 import { SqliteFrontier, type ClaimedUrl, type Disposition, type FrontierCandidate, type HostState } from './frontier';
-import type { FromWorker, PageResult } from './protocol';
+import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from './protocol';
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
@@ -13,7 +13,6 @@ import { RobotsCache } from './robots-cache';
 import { retryAfterMs } from './retry-after';
 import { scopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
-import { LINK_KINDS, type LinkKind } from './parse-html';
 import { BoundedCache } from './seen-cache';
 import { WorkerPool, type PoolMessage } from './worker-pool';
 import type { Result } from '../../../shared/types/result';
@@ -297,9 +296,11 @@ export class CrawlRunner {
         dispatched += this.claim(room - dispatched);
       }
     }
+    // Nothing is being fetched: results waiting for their commit have nothing to wait for (a
+    // page limit reached, the last pages of a crawl).
+    if (this.uncommitted.length > 0 && this.pool.inFlight() === 0) this.commit();
     const counts = this.frontier.counts();
     if (counts.inFlight === 0) {
-      if (this.uncommitted.length > 0) this.commit();
       const limitReached = maxPages > 0 && counts.done + counts.error >= maxPages;
       if (this.stopping || counts.pending === 0 || limitReached) {
         // A limit leaves work in the frontier: that crawl is stopped (resumable), not finished.

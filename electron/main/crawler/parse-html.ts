@@ -1,11 +1,9 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 
-/** Every element a link can come from (seed 004's link patterns, extended). */
-export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
+import type { LinkKind } from './protocol';
 
-/** Which element a link came from. */
-export type LinkKind = (typeof LINK_KINDS)[number];
+export type { LinkKind } from './protocol';
 
 /** A link as written in the page, before resolution against the base URL. */
 export interface ExtractedLink {

@@ -1,7 +1,12 @@
 import type { CrawlSettings } from '../../../shared/types/crawl';
 import type { ErrorInfo } from '../../../shared/types/result';
-import type { LinkKind } from './parse-html';
 import type { RedirectHop } from './fetcher';
+
+/** Every element a link can come from (seed 004's link patterns, extended). */
+export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
+
+/** Which element a link came from. */
+export type LinkKind = (typeof LINK_KINDS)[number];
 
 /**
  * The message protocol between the scheduler (main thread) and fetch/parse workers: discriminated
