@@ -62,7 +62,7 @@ describe('textWords', () => {
 describe('the one-pass text path (normalizeText, textSketch)', () => {
   /** Deterministic pseudo-random text mixing ASCII, Latin-1, punctuation, CJK, combining marks and astral characters. */
   function randomText(seed: number, length: number): string {
-    const alphabet = ['a', 'B', 'z', '0', '9', ' ', ' ', '\n', ',', '.', '-', '_', "'", 'é', 'Ü', 'ß', '¶', '\u00a0', '—', '’', '日', '本', '\u0301', '😀', '𝒜', 'İ', 'K', 'ǅ', '٣'];
+    const alphabet = ['a', 'B', 'z', '0', '9', ' ', ' ', '\n', ',', '.', '-', '_', "'", 'é', 'Ü', 'ß', '¶', '\u00a0', '—', '’', '日', '本', '\u0301', '😀', '𝒜', 'İ', 'K', 'ǅ', '٣', '\ud800', '\udc00', '\ud835'];
     let x = seed;
     let text = '';
     for (let i = 0; i < length; i += 1) {

@@ -13,6 +13,36 @@ export const SHINGLE_WORDS = 4;
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
+/** ASCII word characters after lowercasing: a-z and 0-9 (1), everything else separates (0). */
+const ASCII_WORD = new Uint8Array(0x80);
+for (let code = 0x30; code <= 0x39; code += 1) ASCII_WORD[code] = 1;
+for (let code = 0x61; code <= 0x7a; code += 1) ASCII_WORD[code] = 1;
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Non-ASCII UTF-16 code units by class, filled on first sight: 0 unknown, 1 letter or digit, 2 not. */
+const UNIT_CLASS = new Uint8Array(0x10000);
+/** Astral code points (surrogate pairs) by class, filled on first sight. */
+const ASTRAL_CLASS = new Map<number, boolean>();
+
+function isWordUnit(code: number): boolean {
+  let known = UNIT_CLASS[code]!;
+  if (known === 0) {
+    known = LETTER_OR_DIGIT.test(String.fromCharCode(code)) ? 1 : 2;
+    UNIT_CLASS[code] = known;
+  }
+  return known === 1;
+}
+
+function isWordCodePoint(high: number, low: number): boolean {
+  const codePoint = (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  let known = ASTRAL_CLASS.get(codePoint);
+  if (known === undefined) {
+    known = LETTER_OR_DIGIT.test(String.fromCharCode(high, low));
+    ASTRAL_CLASS.set(codePoint, known);
+  }
+  return known;
+}
+
 /**
  * Splits text into normalized words: lowercase runs of Unicode letters and digits.
  * @example textWords('  Hello,\n WORLD! ') // ['hello', 'world']
@@ -31,17 +61,7 @@ export function textWords(text: string): string[] {
  * @example normalizeText('  Hello,\n WORLD!  Ünïcode—text ') // 'hello world ünïcode text'
  */
 export function normalizeText(text: string): string {
-  // Same result as textWords(text).join(' '), without the word array. Almost every page has some
-  // non-ASCII character (a pilcrow, a curly quote), and a Unicode-property regex over the whole
-  // text costs about 4x a plain one: ASCII separators go first, then only the non-ASCII runs meet
-  // the Unicode classes, then the spaces both left are folded.
-  const lower = text.toLowerCase();
-  if (!NON_ASCII.test(lower)) return lower.replace(/[^a-z0-9]+/g, ' ').trim();
-  return lower
-    .replace(/[^a-z0-9\u0080-\uffff]+/g, ' ')
-    .replace(/[\u0080-\uffff]+/g, (run) => run.replace(/[^\p{L}\p{N}]+/gu, ' '))
-    .replace(/ {2,}/g, ' ')
-    .trim();
+  return textSketch(text)?.normalized ?? '';
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -146,15 +166,21 @@ export interface TextSketch {
 }
 
 /**
- * Normalizes a text and sketches its shingles in one pass over the normalized string, without a
- * word list or a shingle set (a bin's minimum does not change when a shingle repeats). Same
- * results as {@link normalizeText} and `minhash(shingleHashes(textWords(text)))`, at a fraction of
- * the allocation; this is the crawler's per-page path.
+ * Normalizes a text and sketches its shingles in one pass over the lowercased text: each
+ * character is classed (ASCII by table, others by `\p{L}|\p{N}` once per distinct character),
+ * copied into the normalized text and hashed into its word in the same step, without a word list
+ * or a shingle set (a bin's minimum does not change when a shingle repeats). Same results as
+ * `textWords(text).join(' ')` and `minhash(shingleHashes(textWords(text)))` (property-tested);
+ * this is the crawler's per-page path.
  * @returns null when the text has no words
  */
 export function textSketch(text: string): TextSketch | null {
-  const normalized = normalizeText(text);
-  if (normalized === '') return null;
+  const lower = text.toLowerCase();
+  const length = lower.length;
+  // The normalized text, built as UTF-16 code units: never longer than the input.
+  const out = new Uint16Array(length);
+  let size = 0;
+  let inWord = false;
   const sketch = emptySketch();
   // The hashes of the last four words (SHINGLE_WORDS), oldest first; int32 arithmetic throughout.
   let w0 = 0;
@@ -163,13 +189,32 @@ export function textSketch(text: string): TextSketch | null {
   let w3 = 0;
   let words = 0;
   let hash = FNV_OFFSET;
-  const length = normalized.length;
   for (let i = 0; i <= length; i += 1) {
-    const code = i === length ? 0x20 : normalized.charCodeAt(i);
-    if (code !== 0x20) {
+    const code = i === length ? 0x20 : lower.charCodeAt(i);
+    let low = -1;
+    let word: boolean;
+    if (code < 0x80) word = ASCII_WORD[code] === 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      low = lower.charCodeAt(i + 1);
+      word = isWordCodePoint(code, low);
+    } else word = isWordUnit(code);
+    if (word) {
+      if (!inWord) {
+        if (size > 0) out[size++] = 0x20;
+        inWord = true;
+      }
+      out[size++] = code;
       hash = Math.imul(hash ^ code, FNV_PRIME);
+      if (low !== -1) {
+        out[size++] = low;
+        hash = Math.imul(hash ^ low, FNV_PRIME);
+        i += 1;
+      }
       continue;
     }
+    if (low !== -1) i += 1;
+    if (!inWord) continue;
+    inWord = false;
     w0 = w1;
     w1 = w2;
     w2 = w3;
@@ -178,6 +223,8 @@ export function textSketch(text: string): TextSketch | null {
     hash = FNV_OFFSET;
     if (words >= SHINGLE_WORDS) addShingle(sketch, mix(mix(mix(mix(SHINGLE_SEED ^ w0) ^ w1) ^ w2) ^ w3));
   }
+  if (words === 0) return null;
+  const normalized = Buffer.from(out.buffer, 0, size * 2).toString('utf16le');
   // Fewer words than a shingle: the whole text is one shingle (as shingleHashes does).
   if (words < SHINGLE_WORDS) addShingle(sketch, fnv1a(normalized));
   return { normalized, words, minhash: densify(sketch) };
