@@ -60,7 +60,7 @@ interface TagRole {
   /** May appear in `<head>` without ending it. */
   headContent: boolean;
   /** Attributes read, or null. */
-  attributes: ReadonlySet<string> | null;
+  attributes: readonly string[] | null;
 }
 
 /**
@@ -84,7 +84,7 @@ function tagKey(html: string, start: number, end: number): number {
 const ROLES = new Map<number, TagRole>();
 for (const name of new Set([...HIDDEN, ...HEAD_CONTENT, ...Object.keys(ATTRIBUTES_READ), 'body', 'math'])) {
   const attributes = ATTRIBUTES_READ[name];
-  ROLES.set(tagKey(name, 0, name.length), { name, hidden: HIDDEN.includes(name), headContent: HEAD_CONTENT.includes(name), attributes: attributes ? new Set(attributes) : null });
+  ROLES.set(tagKey(name, 0, name.length), { name, hidden: HIDDEN.includes(name), headContent: HEAD_CONTENT.includes(name), attributes: attributes ?? null });
 }
 
 const TITLE_MAX_CHARS = 1024;
@@ -101,7 +101,7 @@ class PageScanner implements TokenizerCallbacks {
   /** The open tag being read, when it is one the scanner acts on. */
   private tag: TagRole | null = null;
   /** Attribute names read on the current tag; null when its attributes are skipped. */
-  private wanted: ReadonlySet<string> | null = null;
+  private wanted: readonly string[] | null = null;
   private attributeName: string | null = null;
   private attributeValue = '';
   private attributes: Record<string, string> = {};
@@ -141,8 +141,18 @@ class PageScanner implements TokenizerCallbacks {
 
   onattribname(start: number, endIndex: number): void {
     if (this.wanted === null) return;
-    const name = this.html.slice(start, endIndex).toLowerCase();
-    this.attributeName = this.wanted.has(name) && !(name in this.attributes) ? name : null;
+    // Compared in place (ASCII case-insensitive): `class`, `title`… of an <a> make no string.
+    let name: string | null = null;
+    for (const wanted of this.wanted) {
+      if (endIndex - start !== wanted.length) continue;
+      let i = 0;
+      while (i < wanted.length && (this.html.charCodeAt(start + i) | 0x20) === wanted.charCodeAt(i)) i += 1;
+      if (i === wanted.length) {
+        name = wanted;
+        break;
+      }
+    }
+    this.attributeName = name !== null && !(name in this.attributes) ? name : null;
     this.attributeValue = '';
   }
 
