@@ -40,6 +40,11 @@ export interface CrawlRunnerOptions {
   crawlId: number;
   settings: CrawlSettings;
   seeds: readonly string[];
+  /**
+   * A URL's identity under `settings.normalizationProfile` and `settings.tld` (see
+   * createCrawlIdentifier). The runner caches it per URL, fragment-free when that profile drops
+   * fragments.
+   */
   identify: (raw: string) => Result<UrlIdentity>;
   listener?: CrawlListener;
   /** Minimum gap between two progress reports. @default 250 (at most 4 a second) */
@@ -77,6 +82,7 @@ interface SettledFetch {
   /** True when the URL goes back to pending for another try (transient failure, 429/503). */
   retry: boolean;
 }
+
 /**
  * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
  * 2 ms a page with its links), and no fetch is dispatched meanwhile: small batches keep the
