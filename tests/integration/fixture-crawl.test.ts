@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
 import { openDatabase } from '../../electron/main/db/connection';
 import { CrawlService } from '../../electron/main/services/crawl-service';
+import { PROFILES } from '../../shared/url';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -62,6 +63,18 @@ describe('crawling the fixture site (site.test)', () => {
       .pluck()
       .all(started.crawlId);
     expect(aliases).toEqual(['http://site.test/b.html', 'http://site.test/b.html#part']);
+    db.close();
+  });
+
+  it('keeps fragment variants apart under a profile that keeps fragments (safe)', async () => {
+    const { db, started } = crawlSite({ normalizationProfile: PROFILES.safe });
+    await started.done;
+    const rows = db.prepare(`SELECT normalized, url, state FROM urls WHERE crawl_id = ? AND url LIKE '%/b.html' ORDER BY normalized`).all(started.crawlId);
+    // Two URLs by the profile's rules, both fetched from the fragment-free address.
+    expect(rows).toEqual([
+      { normalized: 'http://site.test/b.html', url: 'http://site.test/b.html', state: 'done' },
+      { normalized: 'http://site.test/b.html#part', url: 'http://site.test/b.html', state: 'done' },
+    ]);
     db.close();
   });
 
