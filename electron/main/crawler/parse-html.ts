@@ -3,8 +3,6 @@ import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2'
 
 import type { LinkKind } from './protocol';
 
-export type { LinkKind } from './protocol';
-
 /** A link as written in the page, before resolution against the base URL. */
 export interface ExtractedLink {
   href: string;
@@ -98,10 +96,8 @@ const NOT_WHITESPACE = /\S/;
 class PageScanner implements TokenizerCallbacks {
   readonly result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
   private html = '';
-  /** The open tag being read, when it is one the scanner acts on. */
+  /** The open tag being read, when it is one the scanner acts on (its attributes are read when it names some). */
   private tag: TagRole | null = null;
-  /** Attribute names read on the current tag; null when its attributes are skipped. */
-  private wanted: readonly string[] | null = null;
   private attributeName: string | null = null;
   private attributeValue = '';
   private attributes: Record<string, string> = {};
@@ -111,7 +107,7 @@ class PageScanner implements TokenizerCallbacks {
   private titleText = '';
   private readonly textParts: string[] = [];
   private textChars = 0;
-  /** The last text piece was cut by an entity: the next piece continues its word. */
+  /** No tag since the last text piece: the next piece continues it without a space. */
   private joinNext = false;
 
   constructor(
@@ -132,18 +128,18 @@ class PageScanner implements TokenizerCallbacks {
   onopentagname(start: number, endIndex: number): void {
     const tag = ROLES.get(tagKey(this.html, start, endIndex)) ?? null;
     this.tag = tag;
-    this.wanted = tag?.attributes ?? null;
-    if (this.wanted !== null) this.attributes = {};
+    if (tag?.attributes) this.attributes = {};
     this.joinNext = false;
     // A start tag that cannot be in <head> ends it, as does <body> (HTML Standard §13.2.6.4.4).
     if (this.hidden.length === 1 && this.hidden[0] === 'head' && !tag?.headContent) this.hidden.pop();
   }
 
   onattribname(start: number, endIndex: number): void {
-    if (this.wanted === null) return;
+    const read = this.tag?.attributes;
+    if (!read) return;
     // Compared in place (ASCII case-insensitive): `class`, `title`… of an <a> make no string.
     let name: string | null = null;
-    for (const wanted of this.wanted) {
+    for (const wanted of read) {
       if (endIndex - start !== wanted.length) continue;
       let i = 0;
       while (i < wanted.length && (this.html.charCodeAt(start + i) | 0x20) === wanted.charCodeAt(i)) i += 1;
@@ -227,7 +223,6 @@ class PageScanner implements TokenizerCallbacks {
 
   private openElement(selfClosed: boolean): void {
     const tag = this.tag;
-    this.wanted = null;
     if (tag === null) return;
     if (tag.attributes !== null) this.readElement(tag.name, this.attributes);
     if (tag.name === 'title' && this.result.title === null && !this.hidden.includes('svg')) {
