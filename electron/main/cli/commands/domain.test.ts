@@ -1,30 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from '../run-command';
 import { domainCommand } from './domain';
-import type { CommandIo } from './normalize';
-
-// The same small harness as normalize.test.ts (a test file cannot import another one's tests).
-/** Runs a command with `input` on stdin; returns exit code, stdout JSON lines and stderr. */
-async function run(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[], input: string) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  stdin.end(input);
-  const code = await command(argv, { stdin, stdout, stderr });
-  const lines = out
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { code, lines, stderr: err };
-}
 
 describe('crawlbench domain', () => {
   it('uses PSL mode and the shipped snapshot by default', async () => {
-    const { code, lines } = await run(domainCommand, [], 'https://a.b.example.uk.com/x\nwww.city.kobe.jp\n127.0.0.1\n');
+    const { code, lines } = await runCommand(domainCommand, [], 'https://a.b.example.uk.com/x\nwww.city.kobe.jp\n127.0.0.1\n');
     expect(code).toBe(0);
     expect(lines.map((line) => [line['host'], line['registrableDomain'], line['publicSuffix']])).toEqual([
       ['a.b.example.uk.com', 'example.uk.com', 'uk.com'],
@@ -35,7 +15,7 @@ describe('crawlbench domain', () => {
   });
 
   it('seed mode: the seed 000 worked example and its fallback message', async () => {
-    const { lines } = await run(domainCommand, ['--mode', 'seed', '--additional', 'co.uk'], 'http://www.xyz.co.uk\nwww.xyz.com\nwww.xyz.de\n');
+    const { lines } = await runCommand(domainCommand, ['--mode', 'seed', '--additional', 'co.uk'], 'http://www.xyz.co.uk\nwww.xyz.com\nwww.xyz.de\n');
     expect(lines[0]).toMatchObject({ input: 'http://www.xyz.co.uk', host: 'www.xyz.co.uk', registrableDomain: 'xyz.co.uk', publicSuffix: 'co.uk', fellBack: false });
     expect((lines[0]?.['trace'] as unknown[]).length).toBe(6);
     expect(lines[1]).toMatchObject({ registrableDomain: 'xyz.com' });
@@ -43,12 +23,12 @@ describe('crawlbench domain', () => {
   });
 
   it('--generic replaces the generic list', async () => {
-    const { lines } = await run(domainCommand, ['--mode', 'seed', '--generic', 'de'], 'www.xyz.de\n');
+    const { lines } = await runCommand(domainCommand, ['--mode', 'seed', '--generic', 'de'], 'www.xyz.de\n');
     expect(lines[0]).toMatchObject({ registrableDomain: 'xyz.de', fellBack: false });
   });
 
   it('reports unusable hosts per line', async () => {
-    const { code, lines } = await run(domainCommand, [], '.com\n');
+    const { code, lines } = await runCommand(domainCommand, [], '.com\n');
     expect(code).toBe(0);
     expect(lines[0]).toMatchObject({ input: '.com', registrableDomain: null, error: { code: 'INVALID_HOST' } });
   });
@@ -61,7 +41,7 @@ describe('crawlbench domain', () => {
       [['--verbose'], /Unknown option/],
     ];
     for (const [argv, message] of cases) {
-      const { code, stderr, lines } = await run(domainCommand, argv, 'a.test\n');
+      const { code, stderr, lines } = await runCommand(domainCommand, argv, 'a.test\n');
       expect(code).toBe(2);
       expect(lines).toEqual([]);
       expect(stderr).toMatch(message);

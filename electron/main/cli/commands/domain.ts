@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { createDomainResolver, DEFAULT_GENERIC_TLDS, validateTldConfig, type PublicSuffixList } from '../../../../shared/url';
 import { failLine } from '../io';
 import { publicSuffixListSnapshot } from '../../services/url-services';
-import { mapJsonLines, type CommandIo } from './normalize';
+import type { CommandIo } from '../io';
+import { mapJsonLines } from './normalize';
 
 const USAGE = 'usage: crawlbench domain [--mode seed|psl] [--generic com,org,…] [--additional co.uk,…] < hosts-or-urls.txt';
 

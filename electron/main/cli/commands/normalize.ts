@@ -4,7 +4,6 @@ import { createNormalizer, PROFILES, type BuiltInProfileName } from '../../../..
 import { failLine, type CommandIo } from '../io';
 
 /** The standard streams of a command (defined once in cli/io.ts, re-exported for the URL commands). */
-export type { CommandIo } from '../io';
 
 const USAGE = 'usage: crawlbench normalize [--profile safe|standard|aggressive] [--explain] < urls.txt';
 
