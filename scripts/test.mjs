@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const reports = path.join(root, 'test-results');
 fs.mkdirSync(reports, { recursive: true });
+// The hostile-input suite appends one line per case here (tests/hostile/report.ts).
+const hostileReport = path.join(reports, 'hostile.txt');
+fs.rmSync(hostileReport, { force: true });
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
 if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) {
@@ -42,5 +45,6 @@ for (const suite of suites) {
   if (report.numFailedTestSuites > 0 && report.numFailedTests === 0) crashed = true;
   if (run.status !== 0 && report.numFailedTests === 0) crashed = true;
 }
+if (fs.existsSync(hostileReport)) console.log(`\n== hostile-input cases ==\n${fs.readFileSync(hostileReport, 'utf8').trimEnd()}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || crashed || passed === 0 ? 1 : 0);
