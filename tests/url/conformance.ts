@@ -1,12 +1,12 @@
 /**
- * Reads the shared conformance vectors (/work/shared/conformance, beside the repository). A
- * missing folder or file throws, so a conformance test fails instead of skipping.
+ * Reads the public conformance vectors kept in tests/conformance/ (origins and licences in its
+ * README). A missing file throws, so a conformance test fails instead of skipping.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The shared conformance folder: ../shared/conformance next to the repository root. */
-export const CONFORMANCE_DIR = path.resolve(import.meta.dirname, '../../../shared/conformance');
+/** The repository's copy of the conformance vectors. */
+export const CONFORMANCE_DIR = path.resolve(import.meta.dirname, '../conformance');
 
 /** The repository root. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,6 +25,6 @@ export function readConformanceJson<T>(relativePath: string): T {
  */
 export function readConformanceText(relativePath: string): string {
   const file = path.join(CONFORMANCE_DIR, relativePath);
-  if (!fs.existsSync(file)) throw new Error(`Conformance data missing: ${file} (expected the shared/ folder beside the repository)`);
+  if (!fs.existsSync(file)) throw new Error(`Conformance data missing: ${file} (see tests/conformance/README.md)`);
   return fs.readFileSync(file, 'utf8');
 }

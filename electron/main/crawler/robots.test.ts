@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
+import { readConformanceJson } from '../../../tests/url/conformance';
 import { isValidProductToken, normalizeRobotsPath, productToken, RobotsTxt } from './robots';
 
 interface RobotsCase {
@@ -13,13 +12,7 @@ interface RobotsCase {
   test: string;
 }
 
-const conformance = path.resolve(import.meta.dirname, '../../../../shared/conformance');
-const readJson = <T>(name: string): T => {
-  const file = path.join(conformance, name);
-  if (!fs.existsSync(file)) throw new Error(`Conformance data missing: ${file}`);
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
-};
-const allCases = readJson<RobotsCase[]>('google_robots.json');
+const allCases = readConformanceJson<RobotsCase[]>('google_robots.json');
 /** RFC 9309 and Google-documented cases; `google_specific` (Google-only behaviour) is left out. */
 const cases = allCases.filter((c) => c.category !== 'google_specific');
 
@@ -69,7 +62,7 @@ describe('robots.txt matching on google/robotstxt test cases (without google_spe
 });
 
 describe('google/robotstxt helper checks', () => {
-  const extra = readJson<{ checks: { kind: string; useragent?: string | null; input?: string; expected?: unknown; robotstxt?: string; expected_sitemap?: string }[] }>('google_robots_extra.json').checks;
+  const extra = readConformanceJson<{ checks: { kind: string; useragent?: string | null; input?: string; expected?: unknown; robotstxt?: string; expected_sitemap?: string }[] }>('google_robots_extra.json').checks;
   it('valid product tokens (IsValidUserAgentToObey)', () => {
     const checks = extra.filter((c) => c.kind === 'is_valid_useragent_to_obey');
     expect(checks.length).toBe(11);
