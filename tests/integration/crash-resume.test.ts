@@ -6,7 +6,47 @@ import { describe, expect, it } from 'vitest';
 import { CLI, crawlbench, useTestWeb } from './harness';
 
 const KILLS = 10;
+/**
+ * Each process is killed after it made between MIN_REQUESTS and MAX_REQUESTS page requests (seen
+ * in nginx's access log), so the test acts on progress, not on time: on a fast or a slow machine
+ * the kills land at the same points of the crawl, and 10 × 40 stays below the docs' 527 pages,
+ * so the crawl cannot finish before the last kill.
+ */
+const MIN_REQUESTS = 15;
+const MAX_REQUESTS = 40;
+/** The PRNG seed for the kill points; CRASH_SEED=N replays another sequence. */
+const SEED = Number(process.env.CRASH_SEED ?? 20_261_122);
 const testWeb = useTestWeb('crash');
+
+/** mulberry32: a small seeded PRNG, so a failing sequence of kill points can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Page requests (robots.txt left out) in nginx's access log from byte `offset` on. */
+function pageRequestsSince(offset: number): number {
+  let count = 0;
+  for (const [uri, n] of requestsSince(offset)) if (uri !== '/robots.txt') count += n;
+  return count;
+}
+
+/** Resolves once nginx has logged `count` page requests after byte `offset`, or the child exited first. */
+async function afterRequests(offset: number, count: number, exited: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done) {
+    if (pageRequestsSince(offset) >= count) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}
 
 /** Request counts per path in nginx's access log from byte `offset` on. */
 function requestsSince(offset: number): Map<string, number> {
@@ -36,35 +76,32 @@ const pathOf = (url: string) => {
 };
 
 describe('crash-safe resume', () => {
-  it(`survives kill -9 at ${KILLS} random moments: same page set as an uninterrupted crawl, re-fetches only URLs that were in flight`, async () => {
+  it(`survives kill -9 after ${KILLS} seeded numbers of requests: same page set as an uninterrupted crawl, re-fetches only URLs that were in flight`, async () => {
     const flags = [...testWeb.web.resolveFlags, '--closed'];
     // The uninterrupted reference crawl.
     const reference = path.join(testWeb.dir, 'reference.db');
     const run = crawlbench(['crawl', 'http://docs.python.test/', '--db', reference, ...flags]);
     expect(run.status, run.stderr).toBe(0);
 
+    const random = seededRandom(SEED);
     const db = path.join(testWeb.dir, 'killed.db');
     const logOffset = fs.statSync(testWeb.web.nginx.accessLog).size;
     const inFlightAtKill = new Set<string>();
-    let kills = 0;
-    let started = false;
-    while (kills < KILLS) {
-      const args = started ? ['resume', '--db', db, ...flags] : ['crawl', 'http://docs.python.test/', '--db', db, ...flags];
+    const killPoints: number[] = [];
+    for (let kill = 0; kill < KILLS; kill += 1) {
+      const args = kill > 0 ? ['resume', '--db', db, ...flags] : ['crawl', 'http://docs.python.test/', '--db', db, ...flags];
+      const requests = MIN_REQUESTS + Math.floor(random() * (MAX_REQUESTS - MIN_REQUESTS + 1));
+      const offset = fs.statSync(testWeb.web.nginx.accessLog).size;
       const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const delayMs = 900 + Math.floor(Math.random() * 1200);
-      const outcome = await Promise.race([exited.then((code) => ({ code })), new Promise<null>((resolve) => setTimeout(() => resolve(null), delayMs))]);
-      if (outcome !== null) break; // finished before this kill: nothing left to interrupt
+      const reached = await afterRequests(offset, requests, exited);
+      expect(reached, `process ${kill + 1} exited before making ${requests} requests (seed ${SEED})`).toBe(true);
       child.kill('SIGKILL');
       await exited;
-      kills += 1;
-      const pending = states(db, 'pending').length;
-      const inFlight = states(db, 'in_flight');
-      if (pending + inFlight.length + states(db, 'done').length > 0) started = true;
-      for (const url of inFlight) inFlightAtKill.add(pathOf(url));
+      killPoints.push(requests);
+      for (const url of states(db, 'in_flight')) inFlightAtKill.add(pathOf(url));
     }
-    expect(kills).toBeGreaterThanOrEqual(5);
-    const last = crawlbench([started ? 'resume' : 'crawl', ...(started ? ['--db', db] : ['http://docs.python.test/', '--db', db]), ...flags]);
+    const last = crawlbench(['resume', '--db', db, ...flags]);
     expect(last.status, last.stderr).toBe(0);
 
     // Nothing lost: the same pages done and the same errors as the uninterrupted crawl.
@@ -75,7 +112,9 @@ describe('crash-safe resume', () => {
     // Nothing fetched twice except URLs that were in flight (claimed, not yet committed) at a kill.
     // robots.txt is the host's rules, re-read by each new process (its cache is in memory), not a crawl URL.
     const twice = [...requestsSince(logOffset)].filter(([uri, n]) => n > 1 && uri !== '/robots.txt').map(([uri]) => uri);
-    for (const uri of twice) expect(inFlightAtKill, `${uri} was fetched twice but was not in flight at a kill`).toContain(uri);
-    console.log(`crash test: ${kills} kills, ${states(db, 'done').length} pages done (reference ${states(reference, 'done').length}), ${twice.length} URLs fetched twice, all of them among the ${inFlightAtKill.size} in flight at a kill`);
+    for (const uri of twice) expect(inFlightAtKill, `${uri} was fetched twice but was not in flight at a kill (seed ${SEED})`).toContain(uri);
+    console.log(
+      `crash test (seed ${SEED}): ${KILLS} kills after ${killPoints.join(', ')} requests, ${states(db, 'done').length} pages done (reference ${states(reference, 'done').length}), ${twice.length} URLs fetched twice, all of them among the ${inFlightAtKill.size} in flight at a kill`,
+    );
   });
 });
