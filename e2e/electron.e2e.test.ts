@@ -6,7 +6,7 @@ import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startTestWeb } from './testweb';
 import { REPO_ROOT } from './helpers/serve';
-import { openTab } from './helpers/workbench';
+import { openTab, screenshot } from './helpers/workbench';
 
 function electronBinary(): string | null {
   try {
@@ -38,7 +38,7 @@ describe('Electron app', () => {
       await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 120_000 }).toBe('finished');
       expect(Number(await page.getByTestId('counter-fetched').textContent())).toBeGreaterThanOrEqual(526);
       expect(await page.getByTestId('counter-queued').textContent()).toBe('0');
-      await page.screenshot({ path: path.join(REPO_ROOT, 'e2e', 'screenshots', 'electron-crawl.png') });
+      await screenshot(page, 'electron-crawl');
       // The frontier drained: the host has nothing queued and the URL table lists the whole site.
       await openTab(page, 'Frontier');
       const hostRow = page.getByRole('table', { name: 'Frontier hosts' }).getByRole('row').filter({ hasText: 'docs.python.test' });

@@ -6,10 +6,14 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestWeb, type TestWeb } from '../testweb';
 import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './serve';
 
-/** Where the tests write the README's screenshots. */
-export const SCREENSHOTS = path.join(REPO_ROOT, 'e2e', 'screenshots');
+/**
+ * Where the tests write screenshots: test-results/screenshots (ignored by git), so a test run never
+ * changes a tracked file. `npm run screenshots` sets CRAWLBENCH_SCREENSHOTS=e2e/screenshots to
+ * refresh the README's images on purpose.
+ */
+export const SCREENSHOTS = path.resolve(REPO_ROOT, process.env.CRAWLBENCH_SCREENSHOTS ?? path.join('test-results', 'screenshots'));
 
-/** Saves a screenshot of the page as e2e/screenshots/<name>.png. */
+/** Saves a screenshot of the page as <SCREENSHOTS>/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
