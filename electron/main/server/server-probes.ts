@@ -23,10 +23,12 @@ function statusOf(text: string): number | null {
 }
 
 /**
- * Writes `bytes` to 127.0.0.1:`port`, half-closes, and collects what comes back until the
- * server closes the connection or `timeoutMs` passes.
+ * Writes `bytes` to 127.0.0.1:`port` and collects what comes back until the server closes the
+ * connection or `timeoutMs` passes. After `halfCloseMs` without a close it half-closes, which ends
+ * a request the bytes left incomplete (half-closing at once would drop an asynchronous answer:
+ * Node aborts a request whose client ended).
  */
-export function rawHttp(port: number, bytes: string | Buffer, timeoutMs = 3000): Promise<RawReply> {
+export function rawHttp(port: number, bytes: string | Buffer, timeoutMs = 3000, halfCloseMs = 500): Promise<RawReply> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -35,15 +37,17 @@ export function rawHttp(port: number, bytes: string | Buffer, timeoutMs = 3000):
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(halfClose);
       socket.destroy();
       const text = Buffer.concat(chunks).toString('latin1');
       resolve({ text, status: statusOf(text), timedOut });
     };
     const timer = setTimeout(() => finish(true), timeoutMs);
+    const halfClose = setTimeout(() => socket.end(), halfCloseMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => finish(false));
     socket.on('close', () => finish(false));
-    socket.on('connect', () => socket.end(bytes));
+    socket.on('connect', () => socket.write(bytes));
   });
 }
 
