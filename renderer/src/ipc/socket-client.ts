@@ -6,11 +6,11 @@ import type { Result } from '../../../shared/types/result';
 /** WebSocket close code for a message over the server's limit (RFC 6455 "Message Too Big"). */
 const CLOSE_TOO_BIG = 1009;
 
-/** UTF-8 length of a frame's text, computed only when it might exceed the limit. */
-function overLimit(text: string): number | null {
-  if (text.length * 3 <= MAX_REQUEST_FRAME_BYTES) return null;
+/** UTF-8 length of a frame's text when it exceeds `limit`, else null (encoded only when it might). */
+function overLimit(text: string, limit: number): number | null {
+  if (text.length * 3 <= limit) return null;
   const bytes = new TextEncoder().encode(text).length;
-  return bytes > MAX_REQUEST_FRAME_BYTES ? bytes : null;
+  return bytes > limit ? bytes : null;
 }
 
 /**
@@ -20,8 +20,9 @@ function overLimit(text: string): number | null {
  * while the socket is down fail with DISCONNECTED; a request whose frame would exceed
  * MAX_REQUEST_FRAME_BYTES fails with INVALID_PAYLOAD without being sent.
  * @param location the page's location (only `href` is read)
+ * @param maxFrameBytes largest request frame sent, bytes (tests lower it) @default MAX_REQUEST_FRAME_BYTES
  */
-export function createSocketApi(location: Pick<Location, 'href'>): CrawlbenchApi {
+export function createSocketApi(location: Pick<Location, 'href'>, maxFrameBytes = MAX_REQUEST_FRAME_BYTES): CrawlbenchApi {
   const socketUrl = new URL('ipc', location.href);
   socketUrl.protocol = socketUrl.protocol === 'https:' ? 'wss:' : 'ws:';
   socketUrl.search = '';
@@ -57,7 +58,7 @@ export function createSocketApi(location: Pick<Location, 'href'>): CrawlbenchApi
     socket.addEventListener('close', (event) => {
       const error =
         event.code === CLOSE_TOO_BIG
-          ? { code: 'INVALID_PAYLOAD', message: `A request was larger than the ${MAX_REQUEST_FRAME_BYTES} bytes browser mode accepts` }
+          ? { code: 'INVALID_PAYLOAD', message: `A request was larger than the ${maxFrameBytes} bytes browser mode accepts` }
           : { code: 'DISCONNECTED', message: 'Lost the connection to Crawlbench' };
       for (const resolve of pending.values()) resolve({ ok: false, error });
       pending.clear();
@@ -75,9 +76,9 @@ export function createSocketApi(location: Pick<Location, 'href'>): CrawlbenchApi
     seq += 1;
     const frame: SocketFrame = { kind: 'request', seq, channel, payload };
     const text = JSON.stringify(frame);
-    const bytes = overLimit(text);
+    const bytes = overLimit(text, maxFrameBytes);
     if (bytes !== null) {
-      return { ok: false, error: { code: 'INVALID_PAYLOAD', message: `The request is ${bytes} bytes; browser mode accepts at most ${MAX_REQUEST_FRAME_BYTES} (send fewer or shorter items)` } };
+      return { ok: false, error: { code: 'INVALID_PAYLOAD', message: `The request is ${bytes} bytes; browser mode accepts at most ${maxFrameBytes} (send fewer or shorter items)` } };
     }
     if (socket.readyState !== WebSocket.OPEN) return { ok: false, error: { code: 'DISCONNECTED', message: 'Not connected to Crawlbench' } };
     return new Promise((resolve) => {
