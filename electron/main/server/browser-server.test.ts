@@ -43,6 +43,7 @@ async function start(options: Partial<BrowserServerOptions> = {}): Promise<Brows
   return server;
 }
 
+const upgradeHeaders = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
 const ipcUrl = (server: BrowserServer): string => `ws://127.0.0.1:${server.port}/t/${server.token}/ipc`;
 
 /** The server still serves the page and answers an IPC request. */
@@ -84,7 +85,7 @@ describe('browser-mode server: token in the path, no cookie', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 200, 401, 401, 401, 401, 401]);
     expect(await responses[4]!.text()).toMatch(/^Unauthorized: open the URL Crawlbench printed/);
 
-    const viaCookie = await rawGet(server.port, '/ipc', { cookie, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' });
+    const viaCookie = await rawGet(server.port, '/ipc', { cookie, ...upgradeHeaders });
     expect(viaCookie.status).toBe(401);
     const viaQuery = await exchange(`ws://127.0.0.1:${server.port}/ipc?token=${TOKEN}`, server.origin, '{}');
     expect(viaQuery).toEqual({ kind: 'error', message: 'http 401' });
@@ -116,8 +117,11 @@ describe('browser-mode server: one request never kills it (issue 9, defect 1)', 
   it('answers `GET http://[` without a token with 400, as a request and as an upgrade', async () => {
     const server = await start();
     expect((await rawGet(server.port, 'http://[')).status).toBe(400);
-    const upgrade = await rawGet(server.port, 'http://[', { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' });
+    const upgrade = await rawGet(server.port, 'http://[', upgradeHeaders);
     expect(upgrade.status).toBe(400);
+    const badVersion = await rawGet(server.port, `/t/${TOKEN}/ipc`, { ...upgradeHeaders, 'sec-websocket-version': '99' });
+    expect(badVersion.status).toBe(400);
+    expect(badVersion.text).toContain('Sec-WebSocket-Version');
     await expectAlive(server);
   });
 

@@ -168,11 +168,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? MAX_REQUEST_FRAME_BYTES, perMessageDeflate: false });
+  // An invalid handshake (bad key or version) is answered by ws itself with a 4xx and its reason.
   wss.on('error', (error) => log(`crawlbench serve: WebSocket server error: ${error.message}`));
-  wss.on('wsClientError', (error, socket) => {
-    log(`crawlbench serve: refused a WebSocket handshake: ${error.message}`);
-    socket.destroy();
-  });
   const refuse = (socket: Duplex, status: number, reason: string): void => {
     const body = `${reason}\n`;
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
