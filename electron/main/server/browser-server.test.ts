@@ -125,6 +125,16 @@ describe('browser-mode server: one request never kills it (issue 9, defect 1)', 
     await expectAlive(server);
   });
 
+  it('answers a request the HTTP parser refuses with a one-line 400 or 431', async () => {
+    const server = await start();
+    const garbage = await rawHttp(server.port, 'G\0T / HTTP/1.1\r\n\r\n');
+    expect(garbage.status).toBe(400);
+    expect(garbage.text).toMatch(/\r\n\r\nBad Request: malformed HTTP request\n$/);
+    const overflow = await rawGet(server.port, `/t/${TOKEN}/`, { 'x-big': 'b'.repeat(40_000) });
+    expect(overflow.status).toBe(431);
+    await expectAlive(server);
+  });
+
   it('closes only the socket that sends a frame over the limit (1009), at the default limit from the contract', async () => {
     const server = await start();
     const raw = await rawWebSocket(server.port, `/t/${TOKEN}/ipc`);

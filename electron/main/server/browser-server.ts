@@ -110,7 +110,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
 
-  /** Why a request or upgrade is refused before its path is looked at, or null. */
+  /** Checks Host, the request target and the token: the path segments after `/t/TOKEN`, or why the request is refused. */
   const gate = (request: http.IncomingMessage): { segments: string[] } | Refusal => {
     if (!allowedHosts.includes(request.headers.host ?? '')) return { status: 403, reason: `Forbidden: the Host header must be ${allowedHosts[0]}` };
     const segments = pathSegments(request.url);
@@ -161,9 +161,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       socket.destroy();
       return;
     }
-    const status =
-      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-    const body = `${status.slice(4)}: malformed HTTP request\n`;
+    const [status, reason] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ['431 Request Header Fields Too Large', 'the request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['408 Request Timeout', 'the request did not arrive in time']
+          : ['400 Bad Request', 'malformed HTTP request'];
+    const body = `${status.slice(4)}: ${reason}\n`;
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
 
