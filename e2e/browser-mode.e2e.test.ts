@@ -111,19 +111,22 @@ describe('browser mode', () => {
     await page.close();
   });
 
-  it('refuses HTTP requests and sockets without the per-launch token', async () => {
-    const noToken = await fetch(`${workbench.serve.origin}/`);
+  it('refuses HTTP requests and sockets without the per-launch token, and never uses a cookie', async () => {
+    const { origin, token, url } = workbench.serve;
+    const noToken = await fetch(`${origin}/`);
     expect(noToken.status).toBe(401);
-    const wrongToken = await fetch(`${workbench.serve.origin}/?token=${'x'.repeat(workbench.serve.token.length)}`);
+    const wrongToken = await fetch(`${origin}/t/${'x'.repeat(token.length)}/`);
     expect(wrongToken.status).toBe(401);
-    const asset = await fetch(`${workbench.serve.origin}/index.html`);
+    const asset = await fetch(`${origin}/index.html`);
     expect(asset.status).toBe(401);
-    const withToken = await fetch(workbench.serve.url);
+    const oldCookie = await fetch(`${origin}/`, { headers: { cookie: `crawlbench_token=${token}` } });
+    expect(oldCookie.status).toBe(401);
+    const withToken = await fetch(url);
     expect(withToken.status).toBe(200);
-    expect(withToken.headers.get('set-cookie')).toContain('HttpOnly');
+    expect(withToken.headers.get('set-cookie')).toBeNull();
 
     const refused = await new Promise<string>((resolve) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${new URL(workbench.serve.origin).port}/ipc`);
+      const socket = new WebSocket(`ws://127.0.0.1:${new URL(origin).port}/ipc`);
       socket.on('unexpected-response', (_request, response) => resolve(`http ${response.statusCode}`));
       socket.on('open', () => resolve('open'));
       socket.on('error', (error) => resolve(`error ${error.message}`));
@@ -131,7 +134,7 @@ describe('browser mode', () => {
     expect(refused).toBe('http 401');
 
     const answer = await new Promise<unknown>((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${new URL(workbench.serve.origin).port}/ipc?token=${workbench.serve.token}`, { origin: workbench.serve.origin });
+      const socket = new WebSocket(`ws://127.0.0.1:${new URL(origin).port}/t/${token}/ipc`, { origin });
       socket.on('open', () => socket.send(JSON.stringify({ kind: 'request', seq: 1, channel: 'settings.update', payload: { ignoredExtensions: '.PDF' } })));
       socket.on('message', (data) => {
         resolve(JSON.parse(data.toString()));

@@ -11,8 +11,10 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 
 export interface ServeProcess {
   child: ChildProcess;
+  /** The URL serve printed: `http://127.0.0.1:PORT/t/TOKEN/`. */
   url: string;
   origin: string;
+  /** The per-launch token (the path segment after `/t/`). */
   token: string;
   dbPath: string;
   stop(): Promise<void>;
@@ -34,7 +36,7 @@ export async function startServe(extraArgs: string[], givenDbPath?: string): Pro
     const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s: ${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      const match = /open (http:\/\/127\.0\.0\.1:\d+\/t\/[\w-]+\/)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -52,7 +54,7 @@ export async function startServe(extraArgs: string[], givenDbPath?: string): Pro
     child,
     url,
     origin: parsed.origin,
-    token: parsed.searchParams.get('token') ?? '',
+    token: parsed.pathname.split('/')[2] ?? '',
     dbPath,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

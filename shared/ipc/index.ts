@@ -1,3 +1,4 @@
 export * from './channels';
 export type * from './contract';
 export type * from './views';
+export * from './limits';

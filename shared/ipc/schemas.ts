@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CRAWL_SCOPES } from '../types/crawl';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
+import { MAX_DOMAIN_LIST, MAX_HOST_CHARS, MAX_SEED_CHARS, MAX_SEEDS } from './limits';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
@@ -47,8 +48,8 @@ export const crawlSettingsInputSchema = z
     followQueryStrings: z.boolean(),
     ignoredExtensions: z.string().max(10_000).regex(/^[a-z0-9|]*$/, 'lowercase extensions separated by |'),
     obeyNofollow: z.boolean(),
-    includeDomains: z.array(z.string().min(1).max(253)).max(10_000),
-    excludeDomains: z.array(z.string().min(1).max(253)).max(10_000),
+    includeDomains: z.array(z.string().min(1).max(MAX_HOST_CHARS)).max(MAX_DOMAIN_LIST),
+    excludeDomains: z.array(z.string().min(1).max(MAX_HOST_CHARS)).max(MAX_DOMAIN_LIST),
     normalizationProfile: validated(validateProfile),
     tld: validated(validateTldConfig),
     nearDuplicateThreshold: z.number().min(0.5).max(1),
@@ -65,7 +66,7 @@ export const requestSchemas = {
   'app.getInfo': emptySchema,
   'crawl.start': z
     .object({
-      seeds: z.array(z.string().min(1).max(8192)).min(1).max(10_000),
+      seeds: z.array(z.string().min(1).max(MAX_SEED_CHARS)).min(1).max(MAX_SEEDS),
       settings: crawlSettingsInputSchema.optional(),
     })
     .strict(),

@@ -8,5 +8,5 @@ declare global {
   }
 }
 
-/** The contract client: the preload's in Electron, the WebSocket's in browser mode. */
+/** The contract client: the preload's in Electron, the WebSocket's in browser mode (the page is `/t/TOKEN/`, see socket-client.ts). */
 export const api: CrawlbenchApi = window.crawlbench ?? createSocketApi(window.location);

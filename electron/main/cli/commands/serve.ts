@@ -19,8 +19,8 @@ export function defaultDatabasePath(): string {
 
 /**
  * `crawlbench serve`: browser mode. Serves the built renderer and the IPC contract over a
- * WebSocket on 127.0.0.1, prints the URL to open (with its per-launch token), and runs until
- * SIGINT/SIGTERM, stopping crawls cleanly.
+ * WebSocket on 127.0.0.1, prints the URL to open (`http://127.0.0.1:PORT/t/TOKEN/`, the
+ * per-launch token in its path), and runs until SIGINT/SIGTERM, stopping crawls cleanly.
  */
 export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
@@ -48,7 +48,13 @@ export async function serveCommand(argv: string[], io: CommandIo): Promise<numbe
     return failLine(io, (error as Error).message);
   }
   const rendererDir = values.renderer ?? path.join(appRoot(), 'out', 'renderer');
-  const server = await startBrowserServer({ services, rendererDir, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+  let server;
+  try {
+    server = await startBrowserServer({ services, rendererDir, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+  } catch (error) {
+    await services.close();
+    return failLine(io, (error as Error).message);
+  }
   io.stdout.write(`Crawlbench browser mode: open ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -1,0 +1,43 @@
+/**
+ * Size bounds of the IPC contract that a transport must know. The request schemas (schemas.ts)
+ * use these constants, and browser mode's WebSocket frame limit is derived from them, so the
+ * largest request the contract accepts always fits in one frame (one source of truth).
+ */
+
+/** Most seed URLs one `crawl.start` may carry. */
+export const MAX_SEEDS = 10_000;
+
+/** Longest seed URL, in UTF-16 code units. */
+export const MAX_SEED_CHARS = 8192;
+
+/** Most entries of a crawl's `includeDomains` or `excludeDomains` list. */
+export const MAX_DOMAIN_LIST = 10_000;
+
+/** Longest host name, in characters (RFC 1035). */
+export const MAX_HOST_CHARS = 253;
+
+/** UTF-8 bytes one UTF-16 code unit takes at most in JSON text (a character JSON.stringify does not escape). */
+const UTF8_BYTES_PER_CODE_UNIT = 3;
+
+/** JSON bytes around one string in an array: two quotes and a comma. */
+const STRING_FRAMING_BYTES = 3;
+
+/**
+ * Bytes a request frame may spend besides the bounded lists below: the frame's envelope, the
+ * scalar settings, host overrides (at most 1,000 of under 400 bytes) and the TLD and
+ * normalization lists, which the schemas leave unbounded (the whole Public Suffix List, the
+ * largest such list a user imports, is about 0.2 MB).
+ */
+const OTHER_REQUEST_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Largest request frame browser mode accepts, in bytes: a `crawl.start` with {@link MAX_SEEDS}
+ * seeds of {@link MAX_SEED_CHARS} code units and both domain lists at their bounds, every
+ * character at up to 3 UTF-8 bytes, plus 16 MiB for the rest (about 278 MB in all). A bigger
+ * frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
+ * sending it, and the server closes a socket that sends one (close code 1009, message too big).
+ */
+export const MAX_REQUEST_FRAME_BYTES =
+  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEEDS * MAX_SEED_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS) +
+  STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST) +
+  OTHER_REQUEST_BYTES;
