@@ -4,11 +4,17 @@
  * largest request the contract accepts always fits in one frame (one source of truth).
  */
 
-/** Most seed URLs one `crawl.start` may carry. */
-export const MAX_SEEDS = 10_000;
+/** Most seed URLs one `crawl.start` may carry (a pasted URL list of a large site). */
+export const MAX_SEEDS = 100_000;
 
 /** Longest seed URL, in UTF-16 code units. */
 export const MAX_SEED_CHARS = 8192;
+
+/**
+ * Most UTF-16 code units of all seeds of one `crawl.start` together (16 Mi: 100,000 seeds of 160
+ * characters, or 20,000 of 830). The total, not count × longest, bounds the frame.
+ */
+export const MAX_SEED_LIST_CHARS = 16 * 1024 * 1024;
 
 /** Most entries of a crawl's `includeDomains` or `excludeDomains` list. */
 export const MAX_DOMAIN_LIST = 10_000;
@@ -31,13 +37,14 @@ const STRING_FRAMING_BYTES = 3;
 const OTHER_REQUEST_BYTES = 16 * 1024 * 1024;
 
 /**
- * Largest request frame browser mode accepts, in bytes: a `crawl.start` with {@link MAX_SEEDS}
- * seeds of {@link MAX_SEED_CHARS} code units and both domain lists at their bounds, every
- * character at up to 3 UTF-8 bytes, plus 16 MiB for the rest (about 278 MB in all). A bigger
+ * Largest request frame browser mode accepts, in bytes: a `crawl.start` whose seeds total
+ * {@link MAX_SEED_LIST_CHARS} code units in {@link MAX_SEEDS} strings and both domain lists at
+ * their bounds, every character at up to 3 UTF-8 bytes, plus 16 MiB for the rest (about 83 MB in
+ * all). A bigger
  * frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
  * sending it, and the server closes a socket that sends one (close code 1009, message too big).
  */
 export const MAX_REQUEST_FRAME_BYTES =
-  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEEDS * MAX_SEED_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS) +
+  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS) +
   STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST) +
   OTHER_REQUEST_BYTES;

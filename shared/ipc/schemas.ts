@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CRAWL_SCOPES } from '../types/crawl';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
-import { MAX_DOMAIN_LIST, MAX_HOST_CHARS, MAX_SEED_CHARS, MAX_SEEDS } from './limits';
+import { MAX_DOMAIN_LIST, MAX_HOST_CHARS, MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
@@ -66,7 +66,13 @@ export const requestSchemas = {
   'app.getInfo': emptySchema,
   'crawl.start': z
     .object({
-      seeds: z.array(z.string().min(1).max(MAX_SEED_CHARS)).min(1).max(MAX_SEEDS),
+      seeds: z
+        .array(z.string().min(1).max(MAX_SEED_CHARS))
+        .min(1)
+        .max(MAX_SEEDS)
+        .refine((seeds) => seeds.reduce((chars, seed) => chars + seed.length, 0) <= MAX_SEED_LIST_CHARS, {
+          message: `the seeds together may be at most ${MAX_SEED_LIST_CHARS} characters: split the list over several crawls`,
+        }),
       settings: crawlSettingsInputSchema.optional(),
     })
     .strict(),

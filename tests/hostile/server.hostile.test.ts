@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../../e2e/helpers/serve';
 import { closeCodeOf, exchange, ipcRequest, rawGet, rawWebSocket, wsFrame } from '../../electron/main/server/server-probes';
-import { MAX_REQUEST_FRAME_BYTES, MAX_SEEDS } from '../../shared/ipc/limits';
+import { MAX_REQUEST_FRAME_BYTES } from '../../shared/ipc/limits';
 import { reportCase } from './report';
 
 let serve: ServeProcess;
@@ -97,18 +97,18 @@ describe('hostile: browser-mode server (issue 9, defects 1-2)', () => {
     });
   });
 
-  it(`server: crawl.start with ${MAX_SEEDS} seeds (a 3 MB frame)`, async () => {
-    await hostileCase(`server: crawl.start with ${MAX_SEEDS} seeds in one 3 MB frame`, async () => {
-      const reply = await ipcRequest(ipcUrl(), serve.origin, 'crawl.start', { seeds: seeds(MAX_SEEDS), settings: { maxPages: 1 } });
+  it('server: crawl.start with 20,000 pasted seeds (a 6.6 MB frame)', async () => {
+    await hostileCase('server: crawl.start with 20000 seeds in one 6.6 MB frame', async () => {
+      const reply = await ipcRequest(ipcUrl(), serve.origin, 'crawl.start', { seeds: seeds(20_000), settings: { maxPages: 1 } });
       const result = reply.kind === 'frame' ? (reply.frame as { result: { ok: boolean; value?: { crawlId: number } } }).result : null;
       if (result?.ok) await ipcRequest(ipcUrl(), serve.origin, 'crawl.stop', { crawlId: result.value!.crawlId });
       return { outcome: result?.ok ? `crawl ${result.value!.crawlId} started` : JSON.stringify(reply).slice(0, 120), expected: result?.ok === true };
     });
   });
 
-  it('server: crawl.start with 20,000 seeds (a 6.6 MB frame)', async () => {
-    await hostileCase('server: crawl.start with 20000 seeds in one 6.6 MB frame', async () => {
-      const reply = await ipcRequest(ipcUrl(), serve.origin, 'crawl.start', { seeds: seeds(20_000) });
+  it('server: crawl.start over the seed-list budget (60,000 seeds, a 20 MB frame)', async () => {
+    await hostileCase('server: crawl.start with 60000 seeds in one 20 MB frame', async () => {
+      const reply = await ipcRequest(ipcUrl(), serve.origin, 'crawl.start', { seeds: seeds(60_000) });
       const error = reply.kind === 'frame' ? (reply.frame as { result: { error?: { code: string } } }).result.error : undefined;
       return { outcome: error ? `answered ${error.code}` : JSON.stringify(reply).slice(0, 120), expected: error?.code === 'INVALID_PAYLOAD' };
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_FRAME_BYTES, MAX_SEEDS } from '../../../shared/ipc/limits';
+import { MAX_REQUEST_FRAME_BYTES, MAX_SEED_CHARS, MAX_SEED_LIST_CHARS } from '../../../shared/ipc/limits';
 import { createAppServices, type AppServices } from '../services/app-services';
 import { startBrowserServer, type BrowserServer, type BrowserServerOptions } from './browser-server';
 import { closeCodeOf, exchange, ipcRequest, rawGet, rawHttp, rawWebSocket, wsFrame } from './server-probes';
@@ -182,11 +182,11 @@ describe('browser-mode server: large legitimate payloads', () => {
   }
   const seeds = (count: number): string[] => Array.from({ length: count }, (_, i) => `http://seed-${i}.invalid/${'path/'.repeat(60)}page-${i}.html`);
 
-  it(`starts a crawl with ${MAX_SEEDS} seeds of ~330 characters (a 3 MB frame) through the socket`, async () => {
+  it('starts a crawl with 20,000 seeds of ~330 characters (a 6.6 MB frame, a pasted URL list) through the socket', async () => {
     const app = realServices();
     const server = await start({ services: app });
-    const list = seeds(MAX_SEEDS);
-    expect(JSON.stringify(list).length).toBeGreaterThan(3_000_000);
+    const list = seeds(20_000);
+    expect(JSON.stringify(list).length).toBeGreaterThan(6_000_000);
     const reply = await ipcRequest(ipcUrl(server), server.origin, 'crawl.start', { seeds: list, settings: { maxPages: 1 } });
     expect(reply).toMatchObject({ kind: 'frame', frame: { kind: 'response', seq: 1, result: { ok: true, value: { crawlId: 1 } } } });
     expect(app.db.prepare('SELECT seeds_json FROM crawls WHERE id = 1').pluck().get()).toBe(JSON.stringify(list));
@@ -194,15 +194,18 @@ describe('browser-mode server: large legitimate payloads', () => {
     await expectAlive(server);
   });
 
-  it('answers 20,000 seeds (a 6.6 MB frame) with the schema\'s INVALID_PAYLOAD, not a dead server', async () => {
+  it('answers seeds over the list budget (60,000 seeds, a 20 MB frame) with the schema\'s INVALID_PAYLOAD, not a dead server', async () => {
     const server = await start({ services: realServices() });
-    const reply = await ipcRequest(ipcUrl(server), server.origin, 'crawl.start', { seeds: seeds(20_000) });
+    const reply = await ipcRequest(ipcUrl(server), server.origin, 'crawl.start', { seeds: seeds(60_000) });
     expect(reply).toMatchObject({ kind: 'frame', frame: { kind: 'response', result: { ok: false, error: { code: 'INVALID_PAYLOAD', message: expect.stringContaining('seeds') } } } });
     await expectAlive(server);
   });
 
   it('sets the frame limit from the contract: the largest crawl.start fits', () => {
-    const largest = JSON.stringify({ kind: 'request', seq: Number.MAX_SAFE_INTEGER, channel: 'crawl.start', payload: { seeds: Array.from({ length: MAX_SEEDS }, () => 'h'.repeat(8192)) } });
+    // The seed budget spent on the longest seeds, every character a 3-byte one in UTF-8.
+    const count = Math.floor(MAX_SEED_LIST_CHARS / MAX_SEED_CHARS);
+    const largest = JSON.stringify({ kind: 'request', seq: Number.MAX_SAFE_INTEGER, channel: 'crawl.start', payload: { seeds: Array.from({ length: count }, () => '\u20ac'.repeat(MAX_SEED_CHARS)) } });
+    expect(Buffer.byteLength(largest)).toBeGreaterThan(3 * MAX_SEED_LIST_CHARS);
     expect(Buffer.byteLength(largest)).toBeLessThan(MAX_REQUEST_FRAME_BYTES);
   });
 });

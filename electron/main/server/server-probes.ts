@@ -167,7 +167,8 @@ export type SocketOutcome = { kind: 'frame'; frame: unknown } | { kind: 'close';
 
 /**
  * Opens a `ws` client at `url` (Origin = `origin`), sends `data` once open, and resolves with the
- * first frame back or the close; then closes the socket.
+ * first frame back that is not a pushed event (a running crawl pushes progress events to every
+ * socket), or the close; then closes the socket.
  */
 export function exchange(url: string, origin: string, data: string | Buffer, options: { binary?: boolean; timeoutMs?: number } = {}): Promise<SocketOutcome> {
   return new Promise((resolve) => {
@@ -182,7 +183,10 @@ export function exchange(url: string, origin: string, data: string | Buffer, opt
     };
     const timer = setTimeout(() => settle({ kind: 'error', message: 'timeout' }), options.timeoutMs ?? 10_000);
     ws.on('open', () => ws.send(data, { binary: options.binary ?? false }));
-    ws.on('message', (message) => settle({ kind: 'frame', frame: JSON.parse(message.toString()) }));
+    ws.on('message', (message) => {
+      const frame: unknown = JSON.parse(message.toString());
+      if ((frame as { kind?: unknown } | null)?.kind !== 'event') settle({ kind: 'frame', frame });
+    });
     ws.on('close', (code, reason) => settle({ kind: 'close', code, reason: reason.toString() }));
     ws.on('error', (error) => settle({ kind: 'error', message: error.message }));
     ws.on('unexpected-response', (_request, response) => settle({ kind: 'error', message: `http ${response.statusCode}` }));
