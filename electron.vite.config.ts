@@ -11,7 +11,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
-          'crawl-worker': resolve(import.meta.dirname, 'electron/main/workers/crawl-worker.ts'),
+          'crawl-worker': resolve(import.meta.dirname, 'engine/worker/crawl-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },
       },

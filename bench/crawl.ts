@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { build } from 'esbuild';
 import { cliBundle } from '../scripts/cli-bundle.mjs';
-import { startTestWeb } from '../e2e/testweb';
+import { startTestWeb } from '../testweb';
 import { measureNode, type RunMeasurement } from './measure';
 
 const CONCURRENCY = 8;

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CRAWL_SETTINGS } from '../shared/types/crawl';
-import { openDatabase } from '../electron/main/db/connection';
-import { CrawlRepository } from '../electron/main/db/crawl-repository';
-import { SqliteFrontier, type FrontierCandidate } from '../electron/main/crawler/frontier';
+import { openDatabase } from '../engine/store/sqlite/connection';
+import { CrawlRepository } from '../engine/store/sqlite/crawl-repository';
+import { SqliteFrontier, type FrontierCandidate } from '../engine/store/sqlite/frontier';
 
 const TOTAL = 1_000_000;
 const HOSTS = 10_000;

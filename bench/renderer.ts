@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_CRAWL_SETTINGS } from '../shared/types/crawl';
-import { openDatabase } from '../electron/main/db/connection';
-import { startBrowserServer } from '../electron/main/server/browser-server';
-import { createAppServices } from '../electron/main/services/app-services';
-import { appRoot } from '../electron/main/services/resources';
+import { openDatabase } from '../engine/store/sqlite/connection';
+import { startBrowserServer } from '../server/browser-server';
+import { createAppServices } from '../app/services/app-services';
+import { appRoot } from '../app/services/resources';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/helpers/serve';
 
 const URLS = 1_000_000;

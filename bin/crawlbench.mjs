@@ -23,7 +23,7 @@ async function loadCli() {
   }
   const { register } = await import('tsx/esm/api');
   register();
-  return import('../electron/main/cli/index.ts');
+  return import('../cli/index.ts');
 }
 
 const { main } = await loadCli();

@@ -1,4 +1,4 @@
-import { CodedError } from '../../../shared/types/result';
+import { CodedError } from '../shared/types/result';
 
 /** Standard streams of a command, injected so tests can capture them. */
 export interface CommandIo {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from './testweb';
+import { startTestWeb, type TestWeb } from '../testweb';
 import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './helpers/serve';
 import { counter, createCheckpoint, openTab, readDatabase, screenshot, startCrawl, urlsInState, waitForStatus } from './helpers/workbench';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { startTestWeb } from './testweb';
+import { startTestWeb } from '../testweb';
 import { REPO_ROOT } from './helpers/serve';
 import { openTab, screenshot } from './helpers/workbench';
 

@@ -1,4 +1,4 @@
-// The CLI as plain JavaScript: electron/main/cli/index.ts and the crawl worker bundled by esbuild
+// The CLI as plain JavaScript: cli/index.ts and the crawl worker bundled by esbuild
 // into out/cli/<build>/. bin/crawlbench.mjs runs it, so neither the
 // CLI nor its worker threads pay for TypeScript loader hooks (tsx starts one hooks thread per
 // thread, ~0.5 s of CPU each). A build is reused while every source file it was made from is
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outRoot = path.join(root, 'out', 'cli');
 const stampFile = path.join(outRoot, 'current.json');
-const ENTRY_POINTS = { index: 'electron/main/cli/index.ts', 'crawl-worker': 'electron/main/workers/crawl-worker.ts' };
+const ENTRY_POINTS = { index: 'cli/index.ts', 'crawl-worker': 'engine/worker/crawl-worker.ts' };
 /** Builds older than this, other than the current one, are removed (a running CLI may still use a recent one). */
 const STALE_BUILD_MS = 24 * 60 * 60 * 1000;
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IPC_CHANNELS } from '../../../shared/ipc/channels';
-import type { IpcHandlers } from '../../../shared/ipc/contract';
-import { createDispatcher } from '../ipc/dispatch';
+import { IPC_CHANNELS } from '../shared/ipc/channels';
+import type { IpcHandlers } from '../shared/ipc/contract';
+import { createDispatcher } from '../app/ipc/dispatch';
 import { startBrowserServer, type BrowserServer } from './browser-server';
 import { exchange, ipcRequest, rawHttp, rawWebSocket, wsFrame, type RawReply, type SocketOutcome } from './server-probes';
 

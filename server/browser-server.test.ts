@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_FRAME_BYTES, MAX_SEED_CHARS, MAX_SEED_LIST_CHARS } from '../../../shared/ipc/limits';
-import { createAppServices, type AppServices } from '../services/app-services';
+import { MAX_REQUEST_FRAME_BYTES, MAX_SEED_CHARS, MAX_SEED_LIST_CHARS } from '../shared/ipc/limits';
+import { createAppServices, type AppServices } from '../app/services/app-services';
 import { startBrowserServer, type BrowserServer, type BrowserServerOptions } from './browser-server';
 import { closeCodeOf, exchange, ipcRequest, rawGet, rawHttp, rawWebSocket, wsFrame } from './server-probes';
 

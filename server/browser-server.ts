@@ -4,10 +4,10 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { SocketFrame } from '../../../shared/ipc/contract';
-import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/ipc/limits';
-import { CodedError, toErrorInfo, type Result } from '../../../shared/types/result';
-import type { AppServices } from '../services/app-services';
+import type { SocketFrame } from '../shared/ipc/contract';
+import { MAX_REQUEST_FRAME_BYTES } from '../shared/ipc/limits';
+import { CodedError, toErrorInfo, type Result } from '../shared/types/result';
+import type { AppServices } from '../app/services/app-services';
 
 export interface BrowserServerOptions {
   /** The application behind the socket (only its dispatcher and push events are used). */

@@ -1,4 +1,4 @@
-import type { HostOverride } from '../../shared/types/crawl';
+import type { HostOverride } from '../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from './fixture-server';
 import { startNginx, type NginxSite } from './nginx';
 

@@ -1,6 +1,6 @@
-import type { IpcHandlers } from '../../../shared/ipc/contract';
-import type { CrawlSettings } from '../../../shared/types/crawl';
-import { CodedError } from '../../../shared/types/result';
+import type { IpcHandlers } from '../../shared/ipc/contract';
+import type { CrawlSettings } from '../../shared/types/crawl';
+import { CodedError } from '../../shared/types/result';
 import type { HandlerContext } from './handlers';
 
 type CrawlChannels =

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS, IPC_EVENTS } from '../../../shared/ipc/channels';
-import type { IpcHandlers } from '../../../shared/ipc/contract';
-import type { SavedSettings } from '../../../shared/ipc/views';
-import { requestSchemas } from '../../../shared/ipc/schemas';
-import { DEFAULT_CRAWL_SETTINGS, type CrawlSummary } from '../../../shared/types/crawl';
-import { CodedError, type Result } from '../../../shared/types/result';
+import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/channels';
+import type { IpcHandlers } from '../../shared/ipc/contract';
+import type { SavedSettings } from '../../shared/ipc/views';
+import { requestSchemas } from '../../shared/ipc/schemas';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSummary } from '../../shared/types/crawl';
+import { CodedError, type Result } from '../../shared/types/result';
 import { createDispatcher } from './dispatch';
 
 const SUMMARY: CrawlSummary = {

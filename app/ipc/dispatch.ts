@@ -1,7 +1,7 @@
-import { isIpcChannel, type IpcChannel } from '../../../shared/ipc/channels';
-import type { IpcHandlers } from '../../../shared/ipc/contract';
-import { requestSchemas } from '../../../shared/ipc/schemas';
-import { toErrorInfo, type Result } from '../../../shared/types/result';
+import { isIpcChannel, type IpcChannel } from '../../shared/ipc/channels';
+import type { IpcHandlers } from '../../shared/ipc/contract';
+import { requestSchemas } from '../../shared/ipc/schemas';
+import { toErrorInfo, type Result } from '../../shared/types/result';
 
 /** Routes one untrusted request to its handler. Never throws; never crashes the process on bad input. */
 export type Dispatcher = (channel: unknown, payload: unknown) => Promise<Result<unknown>>;

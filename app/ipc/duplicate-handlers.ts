@@ -1,4 +1,4 @@
-import type { IpcHandlers } from '../../../shared/ipc/contract';
+import type { IpcHandlers } from '../../shared/ipc/contract';
 import { contentGroupDetail, urlGroupDetail } from '../services/duplicates-service';
 import type { HandlerContext } from './handlers';
 

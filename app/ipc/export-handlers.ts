@@ -1,4 +1,4 @@
-import type { IpcHandlers } from '../../../shared/ipc/contract';
+import type { IpcHandlers } from '../../shared/ipc/contract';
 import type { HandlerContext } from './handlers';
 
 /** The Crawls view's export: starts a streaming export; progress arrives as export.onDidProgress. */

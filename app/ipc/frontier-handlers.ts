@@ -1,4 +1,4 @@
-import type { IpcHandlers } from '../../../shared/ipc/contract';
+import type { IpcHandlers } from '../../shared/ipc/contract';
 import type { HandlerContext } from './handlers';
 
 /** The Frontier view: URL table and host table, paged from SQLite. */

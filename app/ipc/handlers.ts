@@ -1,5 +1,5 @@
-import type { AppInfo, AppMode, IpcHandlers } from '../../../shared/ipc/contract';
-import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
+import type { AppInfo, AppMode, IpcHandlers } from '../../shared/ipc/contract';
+import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import type { DataStore } from '../services/app-services';
 import type { ExportService } from '../services/export-service';
 import type { RecoveryService } from '../services/recovery-service';

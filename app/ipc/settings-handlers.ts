@@ -1,7 +1,7 @@
-import type { IpcHandlers } from '../../../shared/ipc/contract';
-import type { SavedSettings } from '../../../shared/ipc/views';
-import type { NormalizationProfile } from '../../../shared/url/profiles';
-import type { TldConfig } from '../../../shared/url/tld-config';
+import type { IpcHandlers } from '../../shared/ipc/contract';
+import type { SavedSettings } from '../../shared/ipc/views';
+import type { NormalizationProfile } from '../../shared/url/profiles';
+import type { TldConfig } from '../../shared/url/tld-config';
 import { previewNormalization } from '../services/normalization-preview';
 import { publicSuffixImport, testDomain } from '../services/tld-service';
 import type { HandlerContext } from './handlers';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../shared/types/result';
-import { openDatabase } from '../db/connection';
-import { insertCrawl } from '../db/queries/test-rows';
+import type { Result } from '../../shared/types/result';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { createAppServices, type AppServices } from './app-services';
 
 let dir: string;

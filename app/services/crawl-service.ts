@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../../shared/types/crawl';
-import { CodedError, toErrorInfo, type ErrorInfo } from '../../../shared/types/result';
-import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../db/checkpoints';
-import { CrawlRepository } from '../db/crawl-repository';
-import { CrawlRunner, validateSeeds, type CrawlListener } from '../crawler/crawl-runner';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
+import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
+import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine/store/sqlite/checkpoints';
+import { CrawlRepository } from '../../engine/store/sqlite/crawl-repository';
+import { CrawlRunner, validateSeeds, type CrawlListener } from '../../engine/schedule/crawl-runner';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../connection';
-import { contentGroupDetail, urlGroupDetail } from '../../services/duplicates-service';
-import { DuplicateQueries } from './duplicate-queries';
-import { insertCrawl } from './test-rows';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { contentGroupDetail, urlGroupDetail } from './duplicates-service';
+import { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
+import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 
 let db: Database;
 beforeEach(() => {

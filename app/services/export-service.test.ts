@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExportProgress } from '../../../shared/ipc/views';
-import { PROFILES } from '../../../shared/url/profiles';
-import { openDatabase } from '../db/connection';
-import { ExportQueries } from '../db/queries/export-queries';
-import { insertCrawl } from '../db/queries/test-rows';
+import type { ExportProgress } from '../../shared/ipc/views';
+import { PROFILES } from '../../shared/url/profiles';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
 
 let db: Database;

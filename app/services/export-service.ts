@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ExportFormat, ExportKind, ExportProgress } from '../../../shared/ipc/views';
-import { CodedError, toErrorInfo } from '../../../shared/types/result';
-import { chooseGroupCanonical, differenceCauses } from '../../../shared/url/canonical';
-import type { NormalizationProfile } from '../../../shared/url/profiles';
-import type { ExportQueries, KeyedPage } from '../db/queries/export-queries';
+import type { ExportFormat, ExportKind, ExportProgress } from '../../shared/ipc/views';
+import { CodedError, toErrorInfo } from '../../shared/types/result';
+import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonical';
+import type { NormalizationProfile } from '../../shared/url/profiles';
+import type { ExportQueries, KeyedPage } from '../../engine/store/sqlite/queries/export-queries';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {

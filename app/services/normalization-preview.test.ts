@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PROFILES } from '../../../shared/url/profiles';
-import { openDatabase } from '../db/connection';
-import { insertCrawl } from '../db/queries/test-rows';
+import { PROFILES } from '../../shared/url/profiles';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { previewNormalization } from './normalization-preview';
 
 describe('previewNormalization', () => {

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { NormalizationPreview } from '../../../shared/ipc/views';
-import { createNormalizer } from '../../../shared/url/normalize';
-import type { NormalizationProfile } from '../../../shared/url/profiles';
+import type { NormalizationPreview } from '../../shared/ipc/views';
+import { createNormalizer } from '../../shared/url/normalize';
+import type { NormalizationProfile } from '../../shared/url/profiles';
 
 /** URLs examined at most per preview: the work runs on main's thread beside the crawl. */
 export const PREVIEW_LIMIT = 50_000;

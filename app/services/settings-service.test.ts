@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
-import { PROFILES } from '../../../shared/url/profiles';
-import { openDatabase } from '../db/connection';
+import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
+import { PROFILES } from '../../shared/url/profiles';
+import { openDatabase } from '../../engine/store/sqlite/connection';
 import { defaultSavedSettings, SettingsService } from './settings-service';
 
 let db: Database;

@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import type { SavedSettings } from '../../../shared/ipc/views';
-import { ignoredExtensionsSchema } from '../../../shared/ipc/view-schemas';
-import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/types/crawl';
-import { CodedError } from '../../../shared/types/result';
-import { validateProfile } from '../../../shared/url/profiles';
-import { validateTldConfig } from '../../../shared/url/tld-config';
+import type { SavedSettings } from '../../shared/ipc/views';
+import { ignoredExtensionsSchema } from '../../shared/ipc/view-schemas';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { CodedError } from '../../shared/types/result';
+import { validateProfile } from '../../shared/url/profiles';
+import { validateTldConfig } from '../../shared/url/tld-config';
 
 /** Keys of the `settings` table (value_json holds JSON). */
 const KEYS = {

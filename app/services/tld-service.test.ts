@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TLD_CONFIG } from '../../../shared/url/tld-config';
+import { DEFAULT_TLD_CONFIG } from '../../shared/url/tld-config';
 import { publicSuffixImport, testDomain } from './tld-service';
 
 describe('testDomain', () => {

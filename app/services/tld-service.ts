@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DomainTestResult, PublicSuffixImport } from '../../../shared/ipc/views';
-import { registrableDomain } from '../../../shared/url/domain';
-import { tldEntryProblem, type TldConfig } from '../../../shared/url/tld-config';
+import type { DomainTestResult, PublicSuffixImport } from '../../shared/ipc/views';
+import { registrableDomain } from '../../shared/url/domain';
+import { tldEntryProblem, type TldConfig } from '../../shared/url/tld-config';
 import { resourcesDir } from './resources';
 import { publicSuffixListSnapshot } from './url-services';
 

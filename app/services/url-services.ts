@@ -9,9 +9,9 @@ import {
   type NormalizationProfile,
   type PublicSuffixList,
   type TldConfig,
-} from '../../../shared/url';
-import { createUrlIdentifier, type UrlIdentity } from '../crawler/url-identity';
-import type { Result } from '../../../shared/types/result';
+} from '../../shared/url';
+import { createUrlIdentifier, type UrlIdentity } from '../../engine/links/url-identity';
+import type { Result } from '../../shared/types/result';
 import { resourcesDir } from './resources';
 
 let snapshot: PublicSuffixList | null = null;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createCheckpoint, listCheckpoints } from '../../db/checkpoints';
-import { openDatabase } from '../../db/connection';
+import { createCheckpoint, listCheckpoints } from '../../engine/store/sqlite/checkpoints';
+import { openDatabase } from '../../engine/store/sqlite/connection';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CHECKPOINTS_USAGE = 'Usage: crawlbench checkpoints --db FILE [--crawl ID] [--create NAME] [--json]';

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../../../shared/types/crawl';
-import { CodedError } from '../../../../shared/types/result';
-import { openDatabase } from '../../db/connection';
-import { parseHostOverride } from '../../crawler/dns';
-import { parseExtensionList } from '../../crawler/link-rules';
-import { CrawlService } from '../../services/crawl-service';
-import type { HousekeepingStats } from '../../crawler/crawl-runner';
+import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../shared/types/crawl';
+import { CodedError } from '../../shared/types/result';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { parseHostOverride } from '../../engine/fetch/dns';
+import { parseExtensionList } from '../../engine/links/link-rules';
+import { CrawlService } from '../../app/services/crawl-service';
+import type { HousekeepingStats } from '../../engine/schedule/crawl-runner';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]

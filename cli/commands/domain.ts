@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createDomainResolver, DEFAULT_GENERIC_TLDS, validateTldConfig, type PublicSuffixList } from '../../../../shared/url';
+import { createDomainResolver, DEFAULT_GENERIC_TLDS, validateTldConfig, type PublicSuffixList } from '../../shared/url';
 import { failLine } from '../io';
-import { publicSuffixListSnapshot } from '../../services/url-services';
+import { publicSuffixListSnapshot } from '../../app/services/url-services';
 import type { CommandIo } from '../io';
 import { mapJsonLines } from './normalize';
 

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ExportFormat, ExportKind } from '../../../../shared/ipc/views';
-import { CodedError } from '../../../../shared/types/result';
-import { PROFILES } from '../../../../shared/url/profiles';
-import { openDatabase } from '../../db/connection';
-import { CrawlRepository } from '../../db/crawl-repository';
-import { ExportQueries } from '../../db/queries/export-queries';
-import { ExportService } from '../../services/export-service';
+import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
+import { CodedError } from '../../shared/types/result';
+import { PROFILES } from '../../shared/url/profiles';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { CrawlRepository } from '../../engine/store/sqlite/crawl-repository';
+import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { ExportService } from '../../app/services/export-service';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors [--format jsonl|csv] [--out FILE]';
@@ -17,7 +17,7 @@ const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier'
 /**
  * `crawlbench export`: writes one table of a crawl (newest crawl unless `--crawl ID`) as JSON lines
  * (default) or CSV (RFC 4180, header row) to stdout, or to `--out FILE` (which must not exist).
- * Columns are the GUI export's (electron/main/services/export-service.ts EXPORT_COLUMNS).
+ * Columns are the GUI export's (app/services/export-service.ts EXPORT_COLUMNS).
  * @returns 0, or 2 for a bad flag, a missing database or crawl, or an existing --out file
  */
 export async function exportCommand(argv: string[], io: CommandIo): Promise<number> {

@@ -1,7 +1,7 @@
 import { v5 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../run-command';
-import { NORMALIZED_KEY_NAMESPACE } from '../../../../shared/url';
+import { NORMALIZED_KEY_NAMESPACE } from '../../shared/url';
 import { normalizeCommand } from './normalize';
 
 describe('crawlbench normalize', () => {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createNormalizer, PROFILES, type BuiltInProfileName } from '../../../../shared/url';
+import { createNormalizer, PROFILES, type BuiltInProfileName } from '../../shared/url';
 import { failLine, type CommandIo } from '../io';
 
 /** The standard streams of a command (defined once in cli/io.ts, re-exported for the URL commands). */

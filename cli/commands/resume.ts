@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { CodedError } from '../../../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../db/checkpoints';
-import { openDatabase } from '../../db/connection';
-import { parseHostOverride } from '../../crawler/dns';
-import { CrawlService } from '../../services/crawl-service';
+import { CodedError } from '../../shared/types/result';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine/store/sqlite/checkpoints';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { parseHostOverride } from '../../engine/fetch/dns';
+import { CrawlService } from '../../app/services/crawl-service';
 import { failLine, intFlag, type CommandIo } from '../io';
 import { housekeepingLine, resolverFlags } from './crawl';
 

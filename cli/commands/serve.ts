@@ -1,11 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseHostOverride } from '../../crawler/dns';
-import { createParentFolder } from '../../db/connection';
+import { parseHostOverride } from '../../engine/fetch/dns';
+import { createParentFolder } from '../../engine/store/sqlite/connection';
 import { startBrowserServer } from '../../server/browser-server';
-import { createAppServices } from '../../services/app-services';
-import { appRoot } from '../../services/resources';
+import { createAppServices } from '../../app/services/app-services';
+import { appRoot } from '../../app/services/resources';
 import { failLine, intFlag, type CommandIo } from '../io';
 import { resolverFlags } from './crawl';
 

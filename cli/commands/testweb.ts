@@ -1,4 +1,4 @@
-import { startTestWeb } from '../../../../e2e/testweb';
+import { startTestWeb } from '../../testweb';
 import { failLine, type CommandIo } from '../io';
 
 /**

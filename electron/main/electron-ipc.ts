@@ -1,6 +1,6 @@
 import { ipcMain, type WebContents } from 'electron';
-import { IPC_CHANNELS } from '../../../shared/ipc/channels';
-import type { AppServices } from '../services/app-services';
+import { IPC_CHANNELS } from '../../shared/ipc/channels';
+import type { AppServices } from '../../app/services/app-services';
 
 /**
  * Registers one ipcMain handler per contract channel (never a catch-all). A request is answered

@@ -1,5 +1,5 @@
 /**
- * Electron composition root. Everything headless lives in services/, crawler/ and db/ and runs
+ * Electron composition root. Everything headless lives in app/ and engine/ and runs
  * under plain Node too; this file only wires them to a window and ipcMain.
  */
 import fs from 'node:fs';
@@ -7,11 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
-import { parseHostOverride } from './crawler/dns';
-import { createParentFolder, ELECTRON_NATIVE_BINDING } from './db/connection';
-import { registerElectronIpc } from './ipc/electron-ipc';
-import { createAppServices, type AppServices } from './services/app-services';
-import { appRoot } from './services/resources';
+import { parseHostOverride } from '../../engine/fetch/dns';
+import { createParentFolder, ELECTRON_NATIVE_BINDING } from '../../engine/store/sqlite/connection';
+import { registerElectronIpc } from './electron-ipc';
+import { createAppServices, type AppServices } from '../../app/services/app-services';
+import { appRoot } from '../../app/services/resources';
 import { createMainWindow } from './window';
 
 const outDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

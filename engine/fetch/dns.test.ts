@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CodedError } from '../../../shared/types/result';
+import { CodedError } from '../../shared/types/result';
 import { HostResolver, parseHostOverride, type LookupFunction } from './dns';
 
 function codeOf(fn: () => unknown): string | undefined {

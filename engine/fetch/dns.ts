@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
-import type { HostOverride } from '../../../shared/types/crawl';
-import { CodedError } from '../../../shared/types/result';
+import type { HostOverride } from '../../shared/types/crawl';
+import { CodedError } from '../../shared/types/result';
 
 /** Where to connect for one host: an IP address and, when the override gives one, a port. */
 export interface ResolvedAddress {

@@ -1,7 +1,7 @@
 import { Agent, buildConnector, request } from 'undici';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CodedError, type ErrorInfo } from '../../../shared/types/result';
+import { CodedError, type ErrorInfo } from '../../shared/types/result';
 import { readCappedBody } from './body';
 import type { HostResolver } from './dns';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/types/crawl';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
 import { compileLinkRules, extensionOf, linkParts, parseExtensionList, type LinkUnderTest } from './link-rules';
 import { scopeSeeds } from './scope';
 

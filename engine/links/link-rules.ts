@@ -1,4 +1,4 @@
-import type { CrawlSettings } from '../../../shared/types/crawl';
+import type { CrawlSettings } from '../../shared/types/crawl';
 import { inScope, type ScopeSeeds } from './scope';
 
 /**

@@ -1,4 +1,4 @@
-import type { CrawlScope } from '../../../shared/types/crawl';
+import type { CrawlScope } from '../../shared/types/crawl';
 
 /** The seeds' hosts, registrable domains and directories a scope test compares a link against. */
 export interface ScopeSeeds {

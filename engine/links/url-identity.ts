@@ -1,4 +1,4 @@
-import type { Result } from '../../../shared/types/result';
+import type { Result } from '../../shared/types/result';
 import { linkParts } from './link-rules';
 
 /** The names one URL goes by in the crawl (seed 001): raw, normalized string, normalized key. */

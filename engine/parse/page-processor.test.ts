@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedResponse } from './fetcher';
+import type { FetchedResponse } from '../fetch/fetcher';
 import { isHtml, processFetch } from './page-processor';
 
 function response(overrides: Partial<FetchedResponse> & { html?: string } = {}): FetchedResponse {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
-import { textSketch } from './shingles';
-import type { FetchedResponse } from './fetcher';
+import { textSketch } from '../dedupe/shingles';
+import type { FetchedResponse } from '../fetch/fetcher';
 import { parseHtml } from './parse-html';
-import type { DiscoveredLink, PageResult } from './protocol';
+import type { DiscoveredLink, PageResult } from '../worker/protocol';
 
 /** Non-HTTP links are passed on for counting only, cut to this length. */
 const MAX_OTHER_SCHEME_CHARS = 256;

@@ -1,7 +1,7 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 
-import type { LinkKind } from './protocol';
+import type { LinkKind } from '../worker/protocol';
 
 /** A link as written in the page, before resolution against the base URL. */
 export interface ExtractedLink {

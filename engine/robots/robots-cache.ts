@@ -1,6 +1,6 @@
-import type { ErrorInfo } from '../../../shared/types/result';
-import type { HostWaitReason } from './frontier';
-import type { RobotsResult } from './protocol';
+import type { ErrorInfo } from '../../shared/types/result';
+import type { HostWaitReason } from '../store/sqlite/frontier';
+import type { RobotsResult } from '../worker/protocol';
 import { RobotsTxt } from './robots';
 
 /** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */

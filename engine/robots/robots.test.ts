@@ -1,6 +1,6 @@
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
-import { readConformanceJson } from '../../../tests/url/conformance';
+import { readConformanceJson } from '../../tests/url/conformance';
 import { isValidProductToken, normalizeRobotsPath, productToken, RobotsTxt } from './robots';
 
 interface RobotsCase {

@@ -13,7 +13,7 @@
  * Measured on google/robotstxt's test cases (tests in robots.test.ts).
  */
 import robotsParser from 'robots-parser';
-import { decodeUnreservedEscapes, EncodeSet, percentEncode, uppercasePercentEscapes } from '../../../shared/url';
+import { decodeUnreservedEscapes, EncodeSet, percentEncode, uppercasePercentEscapes } from '../../shared/url';
 
 /** What robots-parser's object offers (its own typings declare the module as `any`). */
 interface RobotsParserResult {

@@ -1,21 +1,21 @@
 import os from 'node:os';
 import type { Database } from 'better-sqlite3';
-import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
-import { CodedError } from '../../../shared/types/result';
-import { CrawlRepository } from '../db/crawl-repository';
-import { SqliteFrontier, type ClaimedUrl, type Disposition, type FrontierCandidate, type HostState } from './frontier';
-import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from './protocol';
+import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
+import { CodedError } from '../../shared/types/result';
+import { CrawlRepository } from '../store/sqlite/crawl-repository';
+import { SqliteFrontier, type ClaimedUrl, type Disposition, type FrontierCandidate, type HostState } from '../store/sqlite/frontier';
+import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from '../worker/protocol';
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
-import { ContentDedupe, sketchToBlob } from './content-dedupe';
-import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
-import { RobotsCache } from './robots-cache';
+import { ContentDedupe, sketchToBlob } from '../store/sqlite/content-dedupe';
+import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from '../links/link-rules';
+import { RobotsCache } from '../robots/robots-cache';
 import { retryAfterMs } from './retry-after';
-import { scopeSeeds } from './scope';
-import type { UrlIdentity } from './url-identity';
-import { BoundedCache } from './seen-cache';
-import { WorkerPool, type PoolMessage } from './worker-pool';
-import type { Result } from '../../../shared/types/result';
+import { scopeSeeds } from '../links/scope';
+import type { UrlIdentity } from '../links/url-identity';
+import { BoundedCache } from '../dedupe/seen-cache';
+import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
+import type { Result } from '../../shared/types/result';
 
 /** The housekeeping thread's report (IIR 20.2: wakes every few seconds to log progress). */
 export interface HousekeepingStats extends CrawlProgress {

@@ -4,11 +4,11 @@
  * carrying the task's sequence number. Never imports electron; runs the same under Node and Electron.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { HostResolver } from '../crawler/dns';
-import { Fetcher } from '../crawler/fetcher';
-import { processFetch } from '../crawler/page-processor';
-import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from '../crawler/protocol';
-import { ROBOTS_PARSE_LIMIT_BYTES } from '../crawler/robots';
+import { HostResolver } from '../fetch/dns';
+import { Fetcher } from '../fetch/fetcher';
+import { processFetch } from '../parse/page-processor';
+import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
+import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');

@@ -1,6 +1,6 @@
-import type { CrawlSettings } from '../../../shared/types/crawl';
-import type { ErrorInfo } from '../../../shared/types/result';
-import type { RedirectHop } from './fetcher';
+import type { CrawlSettings } from '../../shared/types/crawl';
+import type { ErrorInfo } from '../../shared/types/result';
+import type { RedirectHop } from '../fetch/fetcher';
 
 /** Every element a link can come from (seed 004's link patterns, extended). */
 export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;

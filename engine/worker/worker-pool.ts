@@ -26,8 +26,8 @@ interface PoolWorker {
 function spawnCrawlWorker(init: WorkerInit): Worker {
   const bundled = new URL('./crawl-worker.js', import.meta.url);
   if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData: init, resourceLimits: WORKER_HEAP_LIMITS });
-  const entry = new URL('../workers/crawl-worker.ts', import.meta.url).href;
-  return new Worker(new URL('../workers/tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry }, resourceLimits: WORKER_HEAP_LIMITS });
+  const entry = new URL('./crawl-worker.ts', import.meta.url).href;
+  return new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry }, resourceLimits: WORKER_HEAP_LIMITS });
 }
 
 /**

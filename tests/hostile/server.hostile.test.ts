@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../../e2e/helpers/serve';
-import { closeCodeOf, exchange, ipcRequest, rawGet, rawWebSocket, wsFrame } from '../../electron/main/server/server-probes';
+import { closeCodeOf, exchange, ipcRequest, rawGet, rawWebSocket, wsFrame } from '../../server/server-probes';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/ipc/limits';
 import { reportCase } from './report';
 

@@ -71,7 +71,7 @@ describe('crawlbench crawl (CLI)', () => {
 
 describe('crawlbench crawl obeys robots.txt on the real docs mirror', () => {
   it('never requests a URL robots.txt forbids, and fetches every other page exactly once', async () => {
-    const { startNginx } = await import('../../e2e/testweb/nginx');
+    const { startNginx } = await import('../../testweb/nginx');
     const site = await startNginx(undefined, { robotsTxt: 'User-agent: *\nDisallow: /whatsnew/\nDisallow: /faq/\n' });
     try {
       const db = path.join(testWeb.dir, 'robots.db');

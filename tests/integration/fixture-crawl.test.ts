@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
-import { openDatabase } from '../../electron/main/db/connection';
-import { CrawlService } from '../../electron/main/services/crawl-service';
+import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { CrawlService } from '../../app/services/crawl-service';
 import { PROFILES } from '../../shared/url';
 
 let fixtures: FixtureServer;

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
-import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
-import { openDatabase } from '../../electron/main/db/connection';
-import { CrawlService } from '../../electron/main/services/crawl-service';
+import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { CrawlService } from '../../app/services/crawl-service';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startTestWeb, type TestWeb } from '../../e2e/testweb';
+import { startTestWeb, type TestWeb } from '../../testweb';
 import { REPO_ROOT } from '../../e2e/helpers/serve';
 
 /** The CLI entry point tests run as a real process. */

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../../e2e/testweb/fixture-server';
-import { listCheckpoints } from '../../electron/main/db/checkpoints';
-import { openDatabase } from '../../electron/main/db/connection';
-import type { HousekeepingStats } from '../../electron/main/crawler/crawl-runner';
-import { CrawlService } from '../../electron/main/services/crawl-service';
+import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
+import { listCheckpoints } from '../../engine/store/sqlite/checkpoints';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import type { HousekeepingStats } from '../../engine/schedule/crawl-runner';
+import { CrawlService } from '../../app/services/crawl-service';
 
 let fixtures: FixtureServer;
 let dir: string;

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { PageContent } from './protocol';
-import { bandBuckets, estimatedJaccard } from './shingles';
+import type { PageContent } from '../../worker/protocol';
+import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
 
 /** How a page's content relates to earlier pages of the crawl. */
 export type ContentVerdict =

@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
-import { openDatabase } from '../db/connection';
-import { CrawlRepository } from '../db/crawl-repository';
+import { openDatabase } from './connection';
+import { CrawlRepository } from './crawl-repository';
 import { SqliteFrontier, type ClaimedUrl, type FrontierCandidate, type PolitenessPolicy } from './frontier';
 
 const OPEN: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 30_000, delayFactor: 0 };

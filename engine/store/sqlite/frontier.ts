@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { HostHeap } from './host-heap';
-import { SeenCache } from './seen-cache';
+import { HostHeap } from '../../schedule/host-heap';
+import { SeenCache } from '../../dedupe/seen-cache';
 
 /** A URL offered to the frontier after the URL-seen test's inputs are computed. */
 export interface FrontierCandidate {
