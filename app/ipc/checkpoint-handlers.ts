@@ -1,6 +1,6 @@
 import type { IpcHandlers } from '../../shared/ipc/contract';
 import type { CheckpointRow } from '../../shared/ipc/views';
-import { createCheckpoint, listCheckpoints, type CheckpointInfo } from '../../engine/store/sqlite/checkpoints';
+import { createCheckpoint, listCheckpoints, type CheckpointInfo } from '../../engine';
 import type { HandlerContext } from './handlers';
 
 /** The fields the view shows (the snapshot's file path stays in main). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/types/result';
-import { openDatabase } from '../../engine/store/sqlite/connection';
+import { openDatabase } from '../../engine';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { createAppServices, type AppServices } from './app-services';
 

@@ -1,14 +1,9 @@
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import { type Database, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, DuplicateQueries, ExportQueries, FrontierQueries } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine/store/sqlite/checkpoints';
-import { openDatabase } from '../../engine/store/sqlite/connection';
-import { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
-import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
-import { FrontierQueries } from '../../engine/store/sqlite/queries/frontier-queries';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';

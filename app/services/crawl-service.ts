@@ -1,9 +1,6 @@
-import type { Database } from 'better-sqlite3';
+import { type Database, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlRepository, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
-import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine/store/sqlite/checkpoints';
-import { CrawlRepository } from '../../engine/store/sqlite/crawl-repository';
-import { CrawlRunner, validateSeeds, type CrawlListener } from '../../engine/schedule/crawl-runner';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */

@@ -1,8 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../engine/store/sqlite/connection';
+import { openDatabase, DuplicateQueries } from '../../engine';
 import { contentGroupDetail, urlGroupDetail } from './duplicates-service';
-import { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 
 let db: Database;

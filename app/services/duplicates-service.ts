@@ -3,7 +3,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
 import { chooseGroupCanonical, differenceCauses, type GroupMember } from '../../shared/url/canonical';
 import { PROFILES, validateProfile, type NormalizationProfile } from '../../shared/url/profiles';
-import type { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
+import type { DuplicateQueries } from '../../engine';
 
 /** The crawl's normalization profile (its keys were made with it), or `standard` when unreadable. */
 export function crawlProfile(settings: Partial<CrawlSettings>): NormalizationProfile {

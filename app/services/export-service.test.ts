@@ -5,8 +5,7 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine/store/sqlite/connection';
-import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { openDatabase, ExportQueries } from '../../engine';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
 

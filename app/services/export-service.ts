@@ -6,7 +6,7 @@ import type { ExportFormat, ExportKind, ExportProgress } from '../../shared/ipc/
 import { CodedError, toErrorInfo } from '../../shared/types/result';
 import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonical';
 import type { NormalizationProfile } from '../../shared/url/profiles';
-import type { ExportQueries, KeyedPage } from '../../engine/store/sqlite/queries/export-queries';
+import type { ExportQueries, KeyedPage } from '../../engine';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {

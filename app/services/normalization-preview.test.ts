@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine/store/sqlite/connection';
+import { openDatabase } from '../../engine';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { previewNormalization } from './normalization-preview';
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../engine';
 import type { NormalizationPreview } from '../../shared/ipc/views';
 import { createNormalizer } from '../../shared/url/normalize';
 import type { NormalizationProfile } from '../../shared/url/profiles';

@@ -1,5 +1,5 @@
 import type { RecoveryOffer } from '../../shared/ipc/views';
-import type { CrawlRepository } from '../../engine/store/sqlite/crawl-repository';
+import type { CrawlRepository } from '../../engine';
 
 /**
  * The "Resume crawl?" offer after an unclean exit: the crawls this process found still marked

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine/store/sqlite/connection';
+import { openDatabase } from '../../engine';
 import { defaultSavedSettings, SettingsService } from './settings-service';
 
 let db: Database;

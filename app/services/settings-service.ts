@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../engine';
 import type { SavedSettings } from '../../shared/ipc/views';
 import { ignoredExtensionsSchema } from '../../shared/ipc/view-schemas';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';

@@ -10,7 +10,7 @@ import {
   type PublicSuffixList,
   type TldConfig,
 } from '../../shared/url';
-import { createUrlIdentifier, type UrlIdentity } from '../../engine/links/url-identity';
+import { createUrlIdentifier, type UrlIdentity } from '../../engine';
 import type { Result } from '../../shared/types/result';
 import { resourcesDir } from './resources';
 

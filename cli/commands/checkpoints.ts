@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createCheckpoint, listCheckpoints } from '../../engine/store/sqlite/checkpoints';
-import { openDatabase } from '../../engine/store/sqlite/connection';
+import { createCheckpoint, listCheckpoints, openDatabase } from '../../engine';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CHECKPOINTS_USAGE = 'Usage: crawlbench checkpoints --db FILE [--crawl ID] [--create NAME] [--json]';

@@ -2,11 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
-import { openDatabase } from '../../engine/store/sqlite/connection';
-import { parseHostOverride } from '../../engine/fetch/dns';
-import { parseExtensionList } from '../../engine/links/link-rules';
+import { openDatabase, parseHostOverride, parseExtensionList, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
-import type { HousekeepingStats } from '../../engine/schedule/crawl-runner';
 import { failLine, intFlag, type CommandIo } from '../io';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]

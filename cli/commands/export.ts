@@ -4,9 +4,7 @@ import { parseArgs } from 'node:util';
 import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine/store/sqlite/connection';
-import { CrawlRepository } from '../../engine/store/sqlite/crawl-repository';
-import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { openDatabase, CrawlRepository, ExportQueries } from '../../engine';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, intFlag, type CommandIo } from '../io';
 

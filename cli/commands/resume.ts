@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine/store/sqlite/checkpoints';
-import { openDatabase } from '../../engine/store/sqlite/connection';
-import { parseHostOverride } from '../../engine/fetch/dns';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { failLine, intFlag, type CommandIo } from '../io';
 import { housekeepingLine, resolverFlags } from './crawl';

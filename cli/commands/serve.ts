@@ -1,8 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseHostOverride } from '../../engine/fetch/dns';
-import { createParentFolder } from '../../engine/store/sqlite/connection';
+import { parseHostOverride, createParentFolder } from '../../engine';
 import { startBrowserServer } from '../../server/browser-server';
 import { createAppServices } from '../../app/services/app-services';
 import { appRoot } from '../../app/services/resources';

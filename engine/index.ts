@@ -1,0 +1,34 @@
+/**
+ * The engine's public API: the headless crawler (Node only, no Electron). app/ and the hosts
+ * (electron/, cli/, server/) import the engine through this file only; a deep import is a lint
+ * error (eslint.config.js, zone "app" and "hosts").
+ */
+
+/** The SQLite handle the engine's stores take (better-sqlite3's `Database`), so callers need not import the driver. */
+export type { Database } from 'better-sqlite3';
+
+/** Opening a crawl database: WAL, numbered migrations; the Electron ABI build's path for the app. */
+export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDatabaseOptions } from './store/sqlite/connection';
+
+/** Crawl rows: create, settings, status, summaries (the crawl repository). */
+export { CrawlRepository } from './store/sqlite/crawl-repository';
+
+/** Checkpoints: snapshot a crawl database, list, restore, delete, and record them after a restore. */
+export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints, restoreCheckpoint, type CheckpointInfo } from './store/sqlite/checkpoints';
+
+/** Read queries that page the workbench views (Frontier, Duplicates) and stream exports from SQLite. */
+export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
+export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
+export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
+
+/** Running a crawl: the scheduler over the frontier and the worker pool, its listener and housekeeping counters. */
+export { CrawlRunner, validateSeeds, type CrawlListener, type HousekeepingStats } from './schedule/crawl-runner';
+
+/** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */
+export { parseHostOverride } from './fetch/dns';
+
+/** Link rules' settings parsing (seed 004's ignored-extension list). */
+export { parseExtensionList } from './links/link-rules';
+
+/** URL identity (normalized URL, key, host, registrable domain) from a normalizer and a domain function. */
+export { createUrlIdentifier, type UrlIdentity } from './links/url-identity';
