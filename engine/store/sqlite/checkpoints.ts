@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { CheckpointRow } from '../../../shared/ipc/views';
+import type { CheckpointRow } from '../../../shared/types/rows';
 import { CodedError } from '../../../shared/types/result';
 
 /** One named checkpoint of a crawl: the row the Checkpoints view lists, plus its snapshot file. */

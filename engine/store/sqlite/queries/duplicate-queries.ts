@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow } from '../../../../shared/ipc/views';
+import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow } from '../../../../shared/types/rows';
 import type { RowPage } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { HostRow, HostWaitingReason, UrlTableRow } from '../../../../shared/ipc/views';
+import type { HostRow, HostWaitingReason, UrlTableRow } from '../../../../shared/types/rows';
 import type { RowPage, UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
 
