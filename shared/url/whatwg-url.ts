@@ -2,7 +2,7 @@
  * A typed handle on the platform's WHATWG `URL` class for code that is compiled without DOM or
  * Node types (tsconfig.shared.json has lib ES2023 and `types: []`). An ambient `declare class URL`
  * would clash with the DOM and @types/node declarations when the same files are compiled by
- * tsconfig.web.json and tsconfig.node.json, so the constructor is read from `globalThis` and given
+ * tsconfig.web.json and the Node projects (tsconfig.engine.json, …), so the constructor is read from `globalThis` and given
  * the minimal shape this folder uses. Source: WHATWG URL Standard (https://url.spec.whatwg.org/).
  */
 
