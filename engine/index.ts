@@ -5,7 +5,7 @@
  */
 
 /** The SQLite handle the engine's stores take (better-sqlite3's `Database`), so callers need not import the driver. */
-export type { Database } from 'better-sqlite3';
+export type { Database } from './store/sqlite/database';
 
 /** Opening a crawl database: WAL, numbered migrations; the Electron ABI build's path for the app. */
 export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDatabaseOptions } from './store/sqlite/connection';
