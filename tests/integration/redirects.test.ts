@@ -4,6 +4,8 @@ import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureRequest, type FixtureServer } from '../../e2e/testweb/fixture-server';
 import { REDIRECT_SITES } from '../../e2e/testweb/redirect-sites';
 import { openDatabase } from '../../electron/main/db/connection';
+import { ExportQueries } from '../../electron/main/db/queries/export-queries';
+import { FrontierQueries } from '../../electron/main/db/queries/frontier-queries';
 import { RedirectQueries } from '../../electron/main/db/queries/redirect-queries';
 import { CrawlService } from '../../electron/main/services/crawl-service';
 
@@ -108,6 +110,17 @@ describe('redirect hops pass robots.txt and politeness like any fetch', () => {
     expect(c.url('http://moved.test/')).toMatchObject({ state: 'done', status: 301, depth: 0 });
     expect(c.url('http://www.moved.test/')).toMatchObject({ state: 'done', status: 200, depth: 0 });
     expect(c.url('http://www.moved.test/inside.html')).toMatchObject({ state: 'done', depth: 1 });
+  });
+});
+
+describe('a 3xx URL as the tables and exports show it', () => {
+  it('is done with its own 3xx status and Location in the pages export, the frontier export and the URL table (not the target\'s 200)', async () => {
+    const c = await crawl(['http://hops.test/']);
+    const id = c.url('http://hops.test/to-home')!.id;
+    const exports = new ExportQueries(c.db);
+    expect(exports.pages(c.crawlId, 0, 100).rows.find((row) => row.urlId === id)).toMatchObject({ httpStatus: 308, location: 'http://hops.test/', finalUrl: 'http://hops.test/to-home', bodyBytes: 0 });
+    expect(exports.frontier(c.crawlId, 0, 100).rows.find((row) => row.id === id)).toMatchObject({ state: 'done', httpStatus: 308, errorCode: null });
+    expect(new FrontierQueries(c.db).urls(c.crawlId, { offset: 0, limit: 100, text: '/to-home' }).rows.map((row) => [row.state, row.httpStatus])).toEqual([['done', 308]]);
   });
 });
 
