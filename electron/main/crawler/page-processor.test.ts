@@ -106,6 +106,8 @@ describe('processFetch', () => {
     const redirect = { location: 'http://site.test/new', raw: '/new' };
     const result = processFetch(response({ html: '<title>Moved</title><a href="/elsewhere">here</a> Moved permanently', status: 301, redirect }));
     expect(result).toMatchObject({ status: 301, redirect, title: null, links: [], content: null });
+    // A 3xx without a Location is not parsed either.
+    expect(processFetch(response({ html: '<title>Choices</title><a href="/a">a</a> some words here', status: 300 }))).toMatchObject({ status: 300, redirect: null, links: [], content: null });
   });
 
   it('ignores an unusable <base href> and falls back to the final URL', () => {
