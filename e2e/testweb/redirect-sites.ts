@@ -68,6 +68,12 @@ export const REDIRECT_SITES: Record<string, Record<string, Handler>> = {
     '/': page('Robots loop', '<a href="/a.html">a</a>'),
     '/a.html': page('A', 'allowed: robots.txt is unavailable'),
   },
+  // robots.txt redirected to a host the crawler cannot reach: this host's robots.txt is unreachable
+  // (RFC 9309 §2.3.1.4), not this host.
+  'robotsaway.test': {
+    '/robots.txt': redirect('http://unmapped-robots.test/robots.txt'),
+    '/': page('Robots away', 'never fetched while robots.txt is unreachable'),
+  },
   // robots.txt moved through five redirects (RFC 9309: follow at least five), across hosts: its
   // rules apply to this host.
   'robotsmoved.test': {

@@ -144,6 +144,13 @@ describe('robots.txt redirects (RFC 9309 §2.3.1.2)', () => {
     expect(c.summary).toMatchObject({ status: 'finished', fetched: 2, errors: 0 });
   });
 
+  it('a robots.txt redirect to an unreachable host makes robots.txt unreachable (retried, then ROBOTS_UNAVAILABLE), not the host asked', async () => {
+    const c = await crawl(['http://robotsaway.test/'], { robotsRetryDelayMs: 50 });
+    expect(c.requested('robotsaway.test')).toEqual(['/robots.txt', '/robots.txt', '/robots.txt', '/robots.txt']);
+    expect(c.url('http://robotsaway.test/')).toMatchObject({ state: 'error', code: 'ROBOTS_UNAVAILABLE' });
+    expect(c.db.prepare(`SELECT error_reason FROM urls WHERE crawl_id = ?`).pluck().get(c.crawlId)).toContain('HOST_NOT_MAPPED');
+  });
+
   it('a robots.txt reached through five redirects, across hosts, is obeyed for the host asked', async () => {
     const c = await crawl(['http://robotsmoved.test/']);
     expect(c.requested('robots-cdn.test')).toEqual(['/shared-robots.txt']);

@@ -3,7 +3,7 @@ import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/type
 import { openDatabase } from '../db/connection';
 import { insertCrawl } from '../db/queries/test-rows';
 import { compileLinkRules, linkParts } from './link-rules';
-import { addRedirectSeed, RedirectChains, redirectRefusal, redirectTarget, robotsRedirectLimit } from './redirects';
+import { addRedirectSeed, RedirectChains, redirectRefusal, redirectTarget, robotsFetchError, robotsRedirectLimit } from './redirects';
 import { scopeSeeds } from './scope';
 
 describe('redirectTarget (RFC 9110 §15.4)', () => {
@@ -26,6 +26,15 @@ describe('robotsRedirectLimit (RFC 9309 §2.3.1.2)', () => {
   it('follows at least five redirects, more when the crawl allows more', () => {
     expect(robotsRedirectLimit(0)).toBe(5);
     expect(robotsRedirectLimit(10)).toBe(10);
+  });
+});
+
+describe('robotsFetchError', () => {
+  it('keeps errors of the host asked and redirect failures; a failure on a redirect target is ROBOTS_REDIRECT_FAILED', () => {
+    const notMapped = { code: 'HOST_NOT_MAPPED', message: 'elsewhere.test is not mapped' };
+    expect(robotsFetchError(notMapped, 0)).toBe(notMapped);
+    expect(robotsFetchError({ code: 'REDIRECT_LOOP', message: 'loop' }, 2)).toEqual({ code: 'REDIRECT_LOOP', message: 'loop' });
+    expect(robotsFetchError(notMapped, 1)).toEqual({ code: 'ROBOTS_REDIRECT_FAILED', message: 'robots.txt redirected 1 time(s) to a URL that failed: HOST_NOT_MAPPED: elsewhere.test is not mapped' });
   });
 });
 

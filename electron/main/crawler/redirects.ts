@@ -17,6 +17,7 @@
  * Pure helpers (no I/O) plus {@link RedirectChains}, the two indexed reads the runner needs.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import type { ErrorInfo } from '../../../shared/types/result';
 import type { LinkParts, LinkRuleName, LinkUnderTest } from './link-rules';
 import type { ScopeSeeds } from './scope';
 
@@ -71,6 +72,20 @@ export function robotsRedirectLimit(maxRedirects: number): number {
  * unavailable robots.txt's server: we read it so and treat such an origin as having no rules.
  */
 export const ROBOTS_REDIRECT_FAILURES: ReadonlySet<string> = new Set(['REDIRECT_LOOP', 'REDIRECT_LIMIT', 'BAD_REDIRECT']);
+
+/**
+ * The error a robots.txt fetch reports. A failure after at least one redirect was followed
+ * (other than {@link ROBOTS_REDIRECT_FAILURES}) happened on the redirect's target, not on the
+ * host whose robots.txt was asked for: that host answered. It becomes ROBOTS_REDIRECT_FAILED, a
+ * robots.txt that could not be fetched (RFC 9309 §2.3.1.4 "unreachable": everything disallowed
+ * for now, asked again later), so a redirect to an unmapped or refusing host does not mark the
+ * asked host itself unreachable.
+ * @param hopsFollowed redirects followed before the failure
+ */
+export function robotsFetchError(error: ErrorInfo, hopsFollowed: number): ErrorInfo {
+  if (hopsFollowed === 0 || ROBOTS_REDIRECT_FAILURES.has(error.code)) return error;
+  return { code: 'ROBOTS_REDIRECT_FAILED', message: `robots.txt redirected ${hopsFollowed} time(s) to a URL that failed: ${error.code}: ${error.message}` };
+}
 
 /**
  * The first link rule refusing a redirect target, or null when it enters the frontier. Seed 004's

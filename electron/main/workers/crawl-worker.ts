@@ -8,7 +8,7 @@ import { HostResolver } from '../crawler/dns';
 import { Fetcher } from '../crawler/fetcher';
 import { processFetch } from '../crawler/page-processor';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from '../crawler/protocol';
-import { robotsRedirectLimit } from '../crawler/redirects';
+import { robotsFetchError, robotsRedirectLimit } from '../crawler/redirects';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../crawler/robots';
 
 const port = parentPort;
@@ -35,7 +35,7 @@ port.on('message', (message: ToWorker) => {
         void fetcher.fetch(message.url, { followRedirects: true }).then((outcome) => {
           const result: RobotsResult = outcome.ok
             ? { url: message.url, status: outcome.status, text: outcome.body.subarray(0, ROBOTS_PARSE_LIMIT_BYTES).toString('utf8'), error: null, fetchMs: outcome.fetchMs }
-            : { url: message.url, status: null, text: '', error: outcome.error, fetchMs: outcome.fetchMs };
+            : { url: message.url, status: null, text: '', error: robotsFetchError(outcome.error, outcome.redirectChain.length), fetchMs: outcome.fetchMs };
           post({ type: 'robots', seq: message.seq, urlId: message.urlId, result });
         });
         break;
