@@ -10,8 +10,9 @@ type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
 import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { RobotsCache } from './robots-cache';
+import { addRedirectSeed, RedirectChains, redirectRefusal, type RedirectTarget } from './redirects';
 import { retryAfterMs } from './retry-after';
-import { scopeSeeds } from './scope';
+import { scopeSeeds, type ScopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
 import { BoundedCache } from './seen-cache';
 import { WorkerPool, type PoolMessage } from './worker-pool';
@@ -156,6 +157,9 @@ export class CrawlRunner {
   private finalStatus: CrawlStatus | null = null;
   /** Pages found to duplicate earlier content (stored groups hold the detail). */
   private duplicates = 0;
+  /** What the scope rule compares with; a seed's redirect target joins it (see redirects.ts). */
+  private readonly scope: ScopeSeeds;
+  private readonly redirectChains: RedirectChains;
 
   constructor(private readonly options: CrawlRunnerOptions) {
     this.repository = new CrawlRepository(options.db);
@@ -170,6 +174,9 @@ export class CrawlRunner {
       const identity = options.identify(`http://${host}/`);
       return identity.ok ? identity.value.registrableDomain : null;
     });
+    this.redirectChains = new RedirectChains(options.db);
+    for (const target of this.redirectChains.seedRedirectTargets(options.crawlId)) addRedirectSeed(seeds, target.url, target.registrableDomain);
+    this.scope = seeds;
     this.linkRules = compileLinkRules(options.settings, seeds);
     this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
     this.fragmentFree = options.settings.normalizationProfile.rules.removeFragment;
@@ -355,7 +362,7 @@ export class CrawlRunner {
       if (next === null || next > now) break;
       const claimed = this.options.db.transaction(() => {
         const urls = this.frontier.claimNext(room - used, now);
-        return urls.filter((url) => this.settleRobots(url, now));
+        return urls.filter((url) => this.settleRedirectLimit(url, now) && this.settleRobots(url, now));
       })();
       if (claimed.length === 0 && this.frontier.nextEligibleAtMs() === next) break;
       for (const url of claimed) {
@@ -368,6 +375,17 @@ export class CrawlRunner {
       }
     }
     return used;
+  }
+
+  /**
+   * Refuses a URL reached through more than `maxRedirects` consecutive redirects, unfetched (inside
+   * the claim transaction). @returns true when the URL goes on
+   */
+  private settleRedirectLimit(url: ClaimedUrl, now: number): boolean {
+    const { maxRedirects } = this.options.settings;
+    if (url.redirectHops <= maxRedirects) return true;
+    this.frontier.fail(url, { code: 'REDIRECT_LIMIT', message: `${url.url} is reached through ${url.redirectHops} consecutive redirects, more than ${maxRedirects}` }, { fetchMs: 0, nowMs: now });
+    return false;
   }
 
   /** Settles URLs robots rules out (inside the claim transaction). @returns true when the URL goes on */
@@ -593,7 +611,8 @@ export class CrawlRunner {
       truncated: page.truncated,
       fetchMs: page.fetchMs,
       title: page.title,
-      redirectChainJson: page.redirectChain.length > 0 ? JSON.stringify(page.redirectChain) : null,
+      redirectChainJson: null,
+      location: page.redirect === null ? null : (page.redirect.location ?? page.redirect.raw),
       fetchedAtMs: now,
       fingerprint: page.content?.fingerprint ?? null,
       minhash: page.content ? sketchToBlob(page.content.minhash) : null,
@@ -601,8 +620,13 @@ export class CrawlRunner {
       noindex: page.noindex,
     });
     if (page.content && page.content.excerpt !== '') this.repository.insertPageText(url.id, page.content.excerpt);
-    // Content-seen test (seed 003): only successful pages take part; error pages often share text.
-    if (page.content && page.status < 400 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
+    // Content-seen test (seed 003): only successful pages take part; error pages often share text,
+    // and 3xx bodies are not pages.
+    if (page.content && page.status < 300 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
+    if (page.redirect !== null) {
+      this.recordRedirect(url, page.redirect, disposition);
+      return;
+    }
     if (page.status >= 400) {
       this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
     } else {
@@ -659,6 +683,48 @@ export class CrawlRunner {
       }
       this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
     }
+  }
+
+  /**
+   * A redirect answer (RFC 9110 §15.4) is the URL's own result: done with its 3xx status, and its
+   * target offered to the frontier like a link (kind `redirect`, same depth, one more redirect hop)
+   * so the URL-seen test, robots.txt, politeness and the link rules apply to it before any fetch.
+   * A known target whose stored redirects lead back here makes this hop a REDIRECT_LOOP error.
+   */
+  private recordRedirect(url: ClaimedUrl, redirect: RedirectTarget, disposition: Disposition): void {
+    const { crawlId } = this.options;
+    const target = redirect.location === null ? null : this.linkTarget(redirect.location);
+    const identity = target?.identity ?? null;
+    const raw = (redirect.location ?? redirect.raw).slice(0, 2048);
+    let refusedBy: LinkRuleName | null = target === null ? 'invalid-url' : target.refusal;
+    if (target !== null && identity !== null) {
+      refusedBy = redirectRefusal(this.linkRules, this.scope, { url: identity.url, parts: target.parts, raw, registrableDomain: identity.registrableDomain }, url.depth);
+    }
+    if (refusedBy !== null || identity === null) {
+      this.countRefusal(refusedBy ?? 'invalid-url');
+      this.frontier.complete(url, disposition);
+      this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: raw, toUrlId: null, kind: 'redirect', refusedBy: refusedBy ?? 'invalid-url' });
+      return;
+    }
+    const candidate: FrontierCandidate = {
+      url: identity.url,
+      normalized: identity.normalized,
+      normalizedKey: identity.normalizedKey,
+      host: identity.host,
+      registrableDomain: identity.registrableDomain,
+      depth: url.depth,
+      discoveredFrom: url.id,
+      redirectHops: url.redirectHops + 1,
+    };
+    const { ids, added } = this.frontier.add([candidate], disposition.nowMs);
+    const toUrlId = ids[0]!;
+    if (added === 0 && this.redirectChains.closesLoop(crawlId, url.id, toUrlId, this.options.settings.maxRedirects + 1)) {
+      this.frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${identity.url}, earlier in its own redirect chain` }, disposition);
+    } else {
+      this.frontier.complete(url, disposition);
+    }
+    this.recordAlias(toUrlId, raw, url.id);
+    this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: raw, toUrlId, kind: 'redirect', refusedBy: null });
   }
 
   /**

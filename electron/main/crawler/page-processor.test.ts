@@ -14,6 +14,7 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     wireBytes: body.length,
     truncated: false,
     redirectChain: [],
+    redirect: null,
     fetchMs: 12,
     ...rest,
     body,
@@ -56,10 +57,7 @@ describe('isHtml', () => {
 
 describe('processFetch', () => {
   it('copies the response fields into the page result', () => {
-    const chain = [{ url: 'http://site.test/old', status: 301 }];
-    const result = processFetch(
-      response({ html: '<title> Hi </title>', status: 203, redirectChain: chain, fetchMs: 34, truncated: true, headers: { 'retry-after': '120' } }),
-    );
+    const result = processFetch(response({ html: '<title> Hi </title>', status: 203, fetchMs: 34, truncated: true, headers: { 'retry-after': '120' } }));
     expect(result).toMatchObject({
       finalUrl: 'http://site.test/dir/page.html',
       status: 203,
@@ -67,7 +65,7 @@ describe('processFetch', () => {
       bodyBytes: Buffer.byteLength('<title> Hi </title>'),
       truncated: true,
       fetchMs: 34,
-      redirectChain: chain,
+      redirect: null,
       title: 'Hi',
       retryAfter: '120',
       nofollow: false,
@@ -99,11 +97,17 @@ describe('processFetch', () => {
     expect(processFetch(response({ html })).links).toEqual([{ url: 'https://mirror.test/m/x', kind: 'a' }]);
   });
 
-  it('resolves against the redirect target (finalUrl), not the requested URL', () => {
-    const result = processFetch(
-      response({ html: '<a href="next">n</a>', finalUrl: 'http://other.test/moved/here', redirectChain: [{ url: 'http://site.test/a', status: 302 }] }),
-    );
+  it('resolves against the final URL of the response', () => {
+    const result = processFetch(response({ html: '<a href="next">n</a>', finalUrl: 'http://other.test/moved/here' }));
     expect(result.links).toEqual([{ url: 'http://other.test/moved/next', kind: 'a' }]);
+  });
+
+  it('a redirect answer keeps its target and status, and its body is neither parsed nor fingerprinted (RFC 9110 §15.4)', () => {
+    const redirect = { location: 'http://site.test/new', raw: '/new' };
+    const result = processFetch(response({ html: '<title>Moved</title><a href="/elsewhere">here</a> Moved permanently', status: 301, redirect }));
+    expect(result).toMatchObject({ status: 301, redirect, title: null, links: [], content: null });
+    // A 3xx without a Location is not parsed either.
+    expect(processFetch(response({ html: '<title>Choices</title><a href="/a">a</a> some words here', status: 300 }))).toMatchObject({ status: 300, redirect: null, links: [], content: null });
   });
 
   it('ignores an unusable <base href> and falls back to the final URL', () => {

@@ -36,7 +36,8 @@ export function fingerprintText(text: string, excerptChars = 0): PageResult['con
 /**
  * Turns a fetched response into a {@link PageResult}: HTML is decoded (header charset, then meta
  * charset) and parsed; links are resolved against `<base href>` or the final URL with WHATWG URL
- * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML is recorded unparsed.
+ * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML and 3xx answers
+ * (redirects, or a 300/304 without one) are recorded unparsed.
  */
 export function processFetch(response: FetchedResponse, options: { excerptChars?: number } = {}): PageResult {
   const base: PageResult = {
@@ -46,7 +47,7 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
     bodyBytes: response.body.length,
     truncated: response.truncated,
     fetchMs: response.fetchMs,
-    redirectChain: response.redirectChain,
+    redirect: response.redirect,
     title: null,
     links: [],
     unresolvableLinks: 0,
@@ -55,7 +56,9 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
     retryAfter: response.headers['retry-after'] ?? null,
     content: null,
   };
-  if (!isHtml(response.contentType, response.body)) return base;
+  // A 3xx body is not the page (RFC 9110 §15.4), redirect or not: no links, no text, no fingerprint.
+  const is3xx = response.status >= 300 && response.status < 400;
+  if (response.redirect !== null || is3xx || !isHtml(response.contentType, response.body)) return base;
 
   const { text } = decodeHtml(response.contentType, response.body);
   const parsed = parseHtml(text);

@@ -1,9 +1,12 @@
 import type { CrawlSettings } from '../../../shared/types/crawl';
 import type { ErrorInfo } from '../../../shared/types/result';
-import type { RedirectHop } from './fetcher';
+import type { RedirectTarget } from './redirects';
 
-/** Every element a link can come from (seed 004's link patterns, extended). */
-export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
+/**
+ * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
+ * Location of a 3xx answer (RFC 9110 §15.4), one link row per redirect hop.
+ */
+export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical', 'redirect'] as const;
 
 /** Which element a link came from. */
 export type LinkKind = (typeof LINK_KINDS)[number];
@@ -56,13 +59,15 @@ export interface DiscoveredLink {
 
 /** The result of fetching (and, for HTML, parsing) one URL. */
 export interface PageResult {
+  /** The URL fetched (page fetches do not follow redirects). */
   finalUrl: string;
   status: number;
   contentType: string | null;
   bodyBytes: number;
   truncated: boolean;
   fetchMs: number;
-  redirectChain: RedirectHop[];
+  /** Where a redirect answer points (its body is neither parsed nor fingerprinted); null for any other answer. */
+  redirect: RedirectTarget | null;
   title: string | null;
   links: DiscoveredLink[];
   /** Hrefs that could not be resolved to a URL at all (malformed); other schemes are in `links`. */
@@ -92,4 +97,4 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'page'; seq: number; urlId: number; result: PageResult }
   | { type: 'robots'; seq: number; urlId: number; result: RobotsResult }
-  | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number; redirectChain: RedirectHop[] };
+  | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number };

@@ -45,6 +45,17 @@ describe('RobotsCache (RFC 9309 §2.3.1)', () => {
     expect(c.decide('http://a.test/x', 1)).toEqual({ kind: 'unavailable', error: { code: 'HOST_NOT_MAPPED', message: 'not mapped' }, hostUnreachable: true });
   });
 
+  it.each(['REDIRECT_LOOP', 'REDIRECT_LIMIT', 'BAD_REDIRECT'])(
+    'a robots.txt whose redirects lead nowhere (%s) is "unavailable" (RFC 9309 §2.3.1.2): no rules, everything allowed, not retried',
+    (code) => {
+      const c = cache();
+      c.decide('http://a.test/x', 0);
+      c.record({ url: 'http://a.test/robots.txt', status: null, text: '', error: { code, message: 'redirects' }, fetchMs: 1 }, 0);
+      expect(c.decide('http://a.test/private', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 0 });
+      expect(c.waitingReason('http://a.test')).toBeNull();
+    },
+  );
+
   it('fetches robots.txt again after the cache TTL', () => {
     const c = cache();
     c.decide('http://a.test/x', 0);

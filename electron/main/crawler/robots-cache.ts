@@ -1,6 +1,7 @@
 import type { ErrorInfo } from '../../../shared/types/result';
 import type { HostWaitReason } from './frontier';
 import type { RobotsResult } from './protocol';
+import { ROBOTS_REDIRECT_FAILURES } from './redirects';
 import { RobotsTxt } from './robots';
 
 /** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */
@@ -45,7 +46,10 @@ export interface RobotsCacheOptions {
  * Per-origin robots.txt state (seed 003: a cache of robots.txt files, checked immediately before
  * each fetch). RFC 9309 §2.3.1: 2xx → parse; 4xx → no rules, everything allowed; 5xx or no
  * answer → the whole host is disallowed for now and retried later (with doubling delay), given up
- * after `maxFailures`.
+ * after `maxFailures`. Redirects are followed by the fetch (RFC 9309 §2.3.1.2, at least five, the
+ * rules applying to the origin asked); a redirect loop, more redirects than that limit or a
+ * Location that is not http(s) makes robots.txt "unavailable" (§2.3.1.2 "MAY assume that the
+ * robots.txt file is unavailable"), which §2.3.1.3 treats like a 4xx: no rules, everything allowed.
  */
 export class RobotsCache {
   private readonly origins = new Map<string, OriginState>();
@@ -90,7 +94,7 @@ export class RobotsCache {
     const failures = previous && previous.state !== 'ready' ? previous.failures : 0;
     if (result.status !== null && result.status >= 200 && result.status < 300) {
       this.origins.set(origin, { state: 'ready', rules: new RobotsTxt(result.url, result.text), expiresAtMs: nowMs + this.options.ttlMs });
-    } else if (result.status !== null && result.status >= 400 && result.status < 500) {
+    } else if ((result.status !== null && result.status >= 400 && result.status < 500) || (result.error !== null && ROBOTS_REDIRECT_FAILURES.has(result.error.code))) {
       this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs: nowMs + this.options.ttlMs });
     } else {
       const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };

@@ -12,7 +12,10 @@ export interface PageRecord {
   truncated: boolean;
   fetchMs: number;
   title: string | null;
+  /** Crawls before migration 0006 only (redirects followed inside the fetch); null since. */
   redirectChainJson: string | null;
+  /** A redirect answer's Location, resolved, no fragment (RFC 9110 §15.4); null for other answers. */
+  location: string | null;
   fetchedAtMs: number;
   /** SHA-256 (hex) of the normalized visible text; null for pages without text. */
   fingerprint: string | null;
@@ -54,8 +57,8 @@ export class CrawlRepository {
   constructor(readonly db: Database) {
     this.insertPageStatement = db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
-                                     fingerprint, minhash, text_chars, noindex)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                     fingerprint, minhash, text_chars, noindex, location)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
@@ -109,6 +112,7 @@ export class CrawlRepository {
       page.minhash,
       page.textChars,
       page.noindex ? 1 : 0,
+      page.location,
     );
   }
 
