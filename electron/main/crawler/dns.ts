@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { HostOverride } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
+import { BoundedCache } from './seen-cache';
 
 /** Where to connect for one host: an IP address and, when the override gives one, a port. */
 export interface ResolvedAddress {
@@ -35,7 +36,8 @@ export class HostResolver {
   private readonly cacheTtlMs: number;
   private readonly lookup: LookupFunction;
   private readonly now: () => number;
-  private readonly cache = new Map<string, { value: ResolvedAddress; expiresAtMs: number }>();
+  /** Answers by host, bounded (hosts come from pages): an evicted host is looked up again. */
+  private readonly cache = new BoundedCache<{ value: ResolvedAddress; expiresAtMs: number }>({ maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 });
 
   constructor(options: HostResolverOptions = {}) {
     for (const override of options.overrides ?? []) this.overrides.set(override.host.toLowerCase(), override);

@@ -89,8 +89,13 @@ export class RobotsTxt {
    */
   constructor(robotsUrl: string, text: string) {
     this.origin = new URL(robotsUrl).origin;
-    this.parsed = new RobotsGroups(prepareRobotsText(text));
+    const prepared = prepareRobotsText(text);
+    this.parsed = new RobotsGroups(prepared);
+    this.approxBytes = 4 * prepared.length + 1024;
   }
+
+  /** Estimated heap bytes of the parsed rules (for caches bounded by bytes). */
+  readonly approxBytes: number;
 
   /** Allow/disallow rules past ROBOTS_MAX_RULES, ignored (RFC 9309 §2.5 lets a crawler limit what it parses). */
   get ignoredRules(): number {
