@@ -91,6 +91,7 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
   const seen = new Set<string>();
   const hrefsSeen = new Set<string>();
   let unresolvable = 0;
+  // A too-long link is known by its first STORED_RAW_URL_CHARS characters (what is stored of it).
   const tooLong = (raw: string, kind: DiscoveredLink['kind']): void => {
     const cut = raw.slice(0, STORED_RAW_URL_CHARS);
     const key = `${kind} ${cut} too long`;
