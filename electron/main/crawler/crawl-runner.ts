@@ -9,8 +9,7 @@ import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from './p
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
-import { aliasCache, linkTargetCache, LinksOverCapWriter } from './link-budget';
-import { BoundedCache } from './seen-cache';
+import { aliasCache, crawlDelayCache, linkTargetCache, LinksOverCapWriter } from './link-budget';
 import { RobotsCache } from './robots-cache';
 import { retryAfterMs } from './retry-after';
 import { scopeSeeds } from './scope';
@@ -147,7 +146,7 @@ export class CrawlRunner {
   /** robots.txt fetches in flight, by task sequence number. */
   private readonly robotsTasks = new Map<number, string>();
   /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
-  private readonly crawlDelayByHost = new BoundedCache<number>({ maxEntries: 100_000, maxBytes: 16 * 1024 * 1024 });
+  private readonly crawlDelayByHost = crawlDelayCache();
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;

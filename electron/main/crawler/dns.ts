@@ -25,6 +25,9 @@ export interface HostResolverOptions {
   now?: () => number;
 }
 
+/** Hosts whose answer is cached at most, and their estimated bytes (host names up to a URL's length). */
+const DNS_CACHE = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 } as const;
+
 /**
  * The crawler's DNS resolution module (IIR 20.2.2): an override map consulted first (like curl's
  * `--resolve` or /etc/hosts), a closed mode in which unmapped hosts are refused and never looked up,
@@ -37,7 +40,7 @@ export class HostResolver {
   private readonly lookup: LookupFunction;
   private readonly now: () => number;
   /** Answers by host, bounded (hosts come from pages): an evicted host is looked up again. */
-  private readonly cache = new BoundedCache<{ value: ResolvedAddress; expiresAtMs: number }>({ maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 });
+  private readonly cache = new BoundedCache<{ value: ResolvedAddress; expiresAtMs: number }>(DNS_CACHE);
 
   constructor(options: HostResolverOptions = {}) {
     for (const override of options.overrides ?? []) this.overrides.set(override.host.toLowerCase(), override);

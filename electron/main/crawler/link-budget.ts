@@ -1,7 +1,8 @@
 /**
- * Memory bounds of the scheduler's per-link caches (issue 9, defect 3): every cache keyed by a
- * page-controlled string is bounded by estimated bytes, not only by entries, so pages of 60 KB
- * hrefs cannot grow the main process. One source of truth for those budgets.
+ * Memory bounds of the scheduler's per-link and per-host caches (issue 9, defect 3): every cache
+ * keyed by a page-controlled string is bounded by estimated bytes, not only by entries, so pages
+ * of 60 KB hrefs (or of links to endless hosts) cannot grow the main process. One source of truth
+ * for those budgets.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { BoundedCache, estimateStringBytes } from './seen-cache';
@@ -15,6 +16,15 @@ export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
 export const ALIAS_CACHE_ENTRIES = 100_000;
 /** Bytes the alias cache holds at most. */
 export const ALIAS_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Hosts whose capped robots Crawl-delay is remembered at most, and their bytes. */
+export const CRAWL_DELAY_CACHE_ENTRIES = 100_000;
+export const CRAWL_DELAY_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** A byte-bounded map of host → capped Crawl-delay in milliseconds (set right before each fetch). */
+export function crawlDelayCache(): BoundedCache<number> {
+  return new BoundedCache<number>({ maxEntries: CRAWL_DELAY_CACHE_ENTRIES, maxBytes: CRAWL_DELAY_CACHE_BYTES });
+}
 
 /**
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL,
