@@ -91,6 +91,14 @@ describe('RobotsGroups on hostile input (issue 9, defect 7)', () => {
     expect(robots.isAllowed('http://a.test/plain', 'bot')).toBe(false);
   });
 
+  it('caps each group on its own: rules for other agents do not crowd out the group a check reads', () => {
+    const other = Array.from({ length: ROBOTS_MAX_RULES + 10 }, (_, k) => `Disallow: /o${k}`).join('\n');
+    const robots = new RobotsTxt('http://a.test/robots.txt', `User-agent: otherbot\n${other}\n\nUser-agent: *\nDisallow: /private\n`);
+    expect(robots.ignoredRules).toBe(10);
+    expect(robots.isAllowed('http://a.test/private/x', 'Crawlbench')).toBe(false);
+    expect(robots.isAllowed('http://a.test/o1', 'Crawlbench')).toBe(true);
+  });
+
   it('picks the longest match, allow on a tie, and reports its line', () => {
     const groups = new RobotsGroups('User-agent: *\nDisallow: /a\nAllow: /a*\nDisallow: /a/b\nAllow: /a/b\n');
     const counter: MatchCounter = groups.counter;

@@ -14,13 +14,14 @@
  */
 
 /**
- * Allow/disallow rules kept per robots.txt file; later ones are ignored and counted
- * (RobotsGroups.ignoredRules). A rule without `*` costs at most its own length per URL.
+ * Allow/disallow rules kept per group (one user agent's rules; a check reads one group); later
+ * ones are ignored and counted (RobotsGroups.ignoredRules). A rule without `*` costs at most its
+ * own length per URL.
  */
 export const ROBOTS_MAX_RULES = 10_000;
 
 /**
- * Rules with a `*` kept per file (within {@link ROBOTS_MAX_RULES}); later ones are ignored and
+ * Rules with a `*` kept per group (within {@link ROBOTS_MAX_RULES}); later ones are ignored and
  * counted. Each may scan the whole path once per URL, and String#indexOf scans an adversarial
  * path at ~30 ns a character: 500 rules × a 1,500-character path stay near 20 ms a URL, where
  * 24,000 rules (what 500 KiB of `Disallow: /*ab` holds) took 430 ms (measured, Node 20).
@@ -109,6 +110,8 @@ export function uppercaseEscapes(path: string): string {
 
 interface Group {
   rules: CompiledRule[];
+  /** Rules in `rules` with a `*`. */
+  wildcards: number;
   crawlDelay?: number;
 }
 
@@ -116,19 +119,16 @@ interface Group {
  * The groups of one robots.txt: rules per user agent, crawl-delays, sitemaps. Parsing follows
  * robots-parser 3.0.1 line for line (consecutive user-agent lines share a group; a rule before any
  * user-agent line belongs to none; an empty value adds no rule), keeping at most
- * {@link ROBOTS_MAX_RULES} rules, of which at most {@link ROBOTS_MAX_WILDCARD_RULES} with `*`
- * (RFC 9309 §2.5 lets a crawler limit what it reads; the excess is counted in `ignoredRules`).
+ * {@link ROBOTS_MAX_RULES} rules per group, of which at most {@link ROBOTS_MAX_WILDCARD_RULES}
+ * with `*`, so one check costs at most ~500 path scans whatever the file holds (RFC 9309 §2.5
+ * asks to parse 500 KiB; this is a limit on what is kept of it, counted in `ignoredRules`).
  */
 export class RobotsGroups {
   private readonly groups = new Map<string, Group>();
   /** Sitemap URLs as written, in file order. */
   readonly sitemaps: string[] = [];
-  /** Rules past {@link ROBOTS_MAX_RULES}, ignored. */
+  /** Rule lines ignored by at least one of their groups, past {@link ROBOTS_MAX_RULES} or {@link ROBOTS_MAX_WILDCARD_RULES}. */
   ignoredRules = 0;
-  /** Rules kept (over all groups). */
-  keptRules = 0;
-  /** Rules with a `*` kept (over all groups). */
-  keptWildcardRules = 0;
   /** `pattern allow` of the rules kept per group: a repeated rule changes no verdict and is kept once. */
   private readonly keys = new Map<Group, Set<string>>();
   /** Work of every match so far (see {@link MatchCounter}). */
@@ -183,7 +183,7 @@ export class RobotsGroups {
   private groupOf(agent: string): Group {
     let group = this.groups.get(agent);
     if (!group) {
-      group = { rules: [] };
+      group = { rules: [], wildcards: 0 };
       this.groups.set(agent, group);
     }
     return group;
@@ -199,15 +199,14 @@ export class RobotsGroups {
     // The same rule again in a group: the first one (same length, same verdict) already decides.
     if (fresh.length === 0) return;
     const wildcard = pattern.includes('*');
-    if (this.keptRules >= ROBOTS_MAX_RULES || (wildcard && this.keptWildcardRules >= ROBOTS_MAX_WILDCARD_RULES)) {
-      this.ignoredRules += 1;
-      return;
-    }
-    this.keptRules += 1;
-    if (wildcard) this.keptWildcardRules += 1;
+    const room = fresh.filter((group) => group.rules.length < ROBOTS_MAX_RULES && (!wildcard || group.wildcards < ROBOTS_MAX_WILDCARD_RULES));
+    // A rule line some group had no room for counts once.
+    if (room.length < fresh.length) this.ignoredRules += 1;
+    if (room.length === 0) return;
     const rule = compileRule(pattern, allow, line);
-    for (const group of fresh) {
+    for (const group of room) {
       group.rules.push(rule);
+      if (wildcard) group.wildcards += 1;
       this.keysOf(group).add(key);
     }
   }

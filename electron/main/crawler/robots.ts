@@ -1,7 +1,8 @@
 /**
  * robots.txt matching (RFC 9309). Groups are read as the robots-parser package (3.0.1) reads
  * them and patterns match with its semantics (those of google/robotstxt), but in linear time
- * (robots-rules.ts: each pattern compiled once; at most ROBOTS_MAX_RULES rules kept). This module
+ * (robots-rules.ts: each pattern compiled once; per group at most ROBOTS_MAX_RULES rules kept, of
+ * them ROBOTS_MAX_WILDCARD_RULES with `*`, so a check costs milliseconds, not seconds). This module
  * fixes what it can before the rules are read:
  * - product tokens (RFC 9309 §2.2.1): a `user-agent:` value is matched by its product token,
  *   the leading run of letters, `_` and `-` (`FOO BAR` and `FooBot/2.1` name `foo` and `foobot`);
@@ -97,7 +98,7 @@ export class RobotsTxt {
   /** Estimated heap bytes of the parsed rules (for caches bounded by bytes). */
   readonly approxBytes: number;
 
-  /** Allow/disallow rules past ROBOTS_MAX_RULES, ignored (RFC 9309 §2.5 lets a crawler limit what it parses). */
+  /** Allow/disallow lines ignored past a group's ROBOTS_MAX_RULES or ROBOTS_MAX_WILDCARD_RULES (robots-rules.ts). */
   get ignoredRules(): number {
     return this.parsed.ignoredRules;
   }
