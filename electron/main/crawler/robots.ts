@@ -126,7 +126,12 @@ export class RobotsTxt {
     if (parsedUrl.pathname === '/robots.txt') return { allowed: true, applies: true, matchedLine: null };
     const token = productToken(productTokenOrUserAgent) || '*';
     // The path as robots-parser compared it: normalized, parsed again, escapes in uppercase.
-    const target = new URL(this.origin + normalizeRobotsPath(parsedUrl.pathname + parsedUrl.search));
+    let target: URL;
+    try {
+      target = new URL(this.origin + normalizeRobotsPath(parsedUrl.pathname + parsedUrl.search));
+    } catch {
+      return { allowed: true, applies: true, matchedLine: null };
+    }
     const rule = this.parsed.decide(uppercaseEscapes(target.pathname + target.search), token);
     return { allowed: rule === null || rule.allow, applies: true, matchedLine: rule?.line ?? null };
   }
