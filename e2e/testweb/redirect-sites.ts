@@ -31,6 +31,12 @@ export const REDIRECT_SITES: Record<string, Record<string, Handler>> = {
     '/to-other-private': redirect('http://other-host.test/private/x.html', 307),
     '/to-home': redirect('/#top', 308),
   },
+  // A redirect whose Location is longer than the crawl's URL length limit.
+  'long-location.test': {
+    '/robots.txt': robotsTxt('User-agent: *\nAllow: /\n'),
+    '/': page('Long Location', '<a href="/to-long">a redirect to a 5,000-character URL</a>'),
+    '/to-long': redirect(`/long/${'a'.repeat(5000)}`, 302),
+  },
   'other-host.test': {
     '/robots.txt': robotsTxt('User-agent: *\nDisallow: /private/\n'),
     '/page.html': page('Other host', 'reached through a redirect'),

@@ -95,6 +95,14 @@ describe('redirect hops pass robots.txt and politeness like any fetch', () => {
     ]);
   });
 
+  it('a redirect whose Location is over the URL length limit is refused by url-length before any other work, unrequested', async () => {
+    const c = await crawl(['http://long-location.test/']);
+    expect(c.requested('long-location.test')).toEqual(['/robots.txt', '/', '/to-long']);
+    expect(c.url('http://long-location.test/to-long')).toMatchObject({ state: 'done', status: 302 });
+    const refused = c.db.prepare(`SELECT length(raw_url) AS chars, refused_by AS rule FROM links WHERE crawl_id = ? AND kind = 'redirect'`).all(c.crawlId);
+    expect(refused).toEqual([{ chars: 2048, rule: 'url-length' }]);
+  });
+
   it('(c) a redirect hop to a host waits that host\'s politeness delay', async () => {
     const minDelayMs = 400;
     const c = await crawl(['http://polite-a.test/go', 'http://polite-b.test/'], { scope: 'any', minDelayMs, threads: 4 });

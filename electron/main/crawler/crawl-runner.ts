@@ -8,13 +8,13 @@ import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from './p
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
-import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { aliasCache, crawlDelayCache, linkTargetCache, LinksOverCapWriter } from './link-budget';
 import { RobotsCache } from './robots-cache';
 import { addRedirectSeed, RedirectChains, redirectRefusal, type RedirectTarget } from './redirects';
 import { retryAfterMs } from './retry-after';
 import { scopeSeeds, type ScopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
-import { BoundedCache } from './seen-cache';
 import { WorkerPool, type PoolMessage } from './worker-pool';
 import type { Result } from '../../../shared/types/result';
 
@@ -61,8 +61,6 @@ export interface CrawlRunnerOptions {
 }
 
 const RATE_WINDOW_MS = 5_000;
-/** Link targets remembered by URL string (a crawl meets the same navigation links on every page). */
-const LINK_TARGET_CACHE = 50_000;
 
 /** What a link's URL is, worked out once per URL string. */
 interface LinkTarget {
@@ -129,12 +127,15 @@ export class CrawlRunner {
   private readonly now: () => number;
   private readonly inFlight = new Map<number, ClaimedUrl>();
   private readonly completions: number[] = [];
-  private readonly aliasesSeen = new Set<string>();
+  /** Raw spellings already stored as aliases (bounded by bytes: link-budget.ts). */
+  private readonly aliasesSeen = aliasCache();
   private pool: WorkerPool | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
   private readonly uncommitted: SettledFetch[] = [];
-  private readonly linkTargets = new BoundedCache<LinkTarget>(LINK_TARGET_CACHE);
+  /** Link targets by URL string (a crawl meets the same navigation links on every page); bounded by bytes. */
+  private readonly linkTargets = linkTargetCache<LinkTarget>();
+  private readonly linksOverCap: LinksOverCapWriter;
   /** The profile drops fragments, so `x#a` and `x#b` share x's identity (and one cache entry). */
   private readonly fragmentFree: boolean;
   /** robots.txt per origin; null when the crawl ignores robots (`obeyRobots: false`). */
@@ -146,7 +147,7 @@ export class CrawlRunner {
   /** robots.txt fetches in flight, by task sequence number. */
   private readonly robotsTasks = new Map<number, string>();
   /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
-  private readonly crawlDelayByHost = new Map<string, number>();
+  private readonly crawlDelayByHost = crawlDelayCache();
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
@@ -163,6 +164,7 @@ export class CrawlRunner {
 
   constructor(private readonly options: CrawlRunnerOptions) {
     this.repository = new CrawlRepository(options.db);
+    this.linksOverCap = new LinksOverCapWriter(options.db);
     this.now = options.now ?? Date.now;
     this.frontier = new SqliteFrontier(options.db, options.crawlId, {
       maxInFlightPerHost: options.settings.maxInFlightPerHost,
@@ -478,8 +480,8 @@ export class CrawlRunner {
     })();
   }
 
-  private countRefusal(rule: string): void {
-    this.refusals[rule] = (this.refusals[rule] ?? 0) + 1;
+  private countRefusal(rule: string, count = 1): void {
+    this.refusals[rule] = (this.refusals[rule] ?? 0) + count;
   }
 
   private onWorkerMessage(message: PoolMessage): void {
@@ -620,6 +622,7 @@ export class CrawlRunner {
       noindex: page.noindex,
     });
     if (page.content && page.content.excerpt !== '') this.repository.insertPageText(url.id, page.content.excerpt);
+    this.linksOverCap.record(url.id, page.linksOverCap);
     // Content-seen test (seed 003): only successful pages take part; error pages often share text,
     // and 3xx bodies are not pages.
     if (page.content && page.status < 300 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
@@ -638,9 +641,15 @@ export class CrawlRunner {
     const pendingLinks: { raw: string; kind: LinkKind; refusedBy: LinkRuleName | null }[] = [];
     const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
       this.countRefusal(rule);
-      pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
+      pendingLinks.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, refusedBy: rule });
     };
+    const { maxUrlLength } = this.options.settings;
     for (const link of page.links) {
+      // By length before any other work: a too-long URL is never parsed, normalized nor cached.
+      if (link.tooLong === true || link.url.length > maxUrlLength) {
+        refuse(link.url, link.kind, 'url-length');
+        continue;
+      }
       const target = this.linkTarget(link.url);
       const identity = target.identity;
       if (identity === null) {
@@ -664,6 +673,8 @@ export class CrawlRunner {
       pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.countRefusal('invalid-url');
+    // Links past the page's cap were not passed on: counted, and stored with the page.
+    if (page.linksOverCap > 0) this.countRefusal('max-links-per-page', page.linksOverCap);
     const { ids } = this.frontier.add(candidates, now);
     let next = 0;
     // One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
@@ -693,10 +704,12 @@ export class CrawlRunner {
    */
   private recordRedirect(url: ClaimedUrl, redirect: RedirectTarget, disposition: Disposition): void {
     const { crawlId } = this.options;
-    const target = redirect.location === null ? null : this.linkTarget(redirect.location);
+    // By length before any other work, as for links: a too-long Location is never normalized nor cached.
+    const tooLong = redirect.location !== null && redirect.location.length > this.options.settings.maxUrlLength;
+    const target = redirect.location === null || tooLong ? null : this.linkTarget(redirect.location);
     const identity = target?.identity ?? null;
-    const raw = (redirect.location ?? redirect.raw).slice(0, 2048);
-    let refusedBy: LinkRuleName | null = target === null ? 'invalid-url' : target.refusal;
+    const raw = (redirect.location ?? redirect.raw).slice(0, STORED_RAW_URL_CHARS);
+    let refusedBy: LinkRuleName | null = tooLong ? 'url-length' : target === null ? 'invalid-url' : target.refusal;
     if (target !== null && identity !== null) {
       refusedBy = redirectRefusal(this.linkRules, this.scope, { url: identity.url, parts: target.parts, raw, registrableDomain: identity.registrableDomain }, url.depth);
     }
@@ -733,8 +746,7 @@ export class CrawlRunner {
    */
   private recordAlias(urlId: number, raw: string, fromUrlId: number | null): void {
     if (this.aliasesSeen.has(raw)) return;
-    if (this.aliasesSeen.size >= 100_000) this.aliasesSeen.clear();
-    this.aliasesSeen.add(raw);
+    this.aliasesSeen.set(raw, true);
     this.repository.insertAlias(urlId, raw, fromUrlId);
   }
 

@@ -184,3 +184,28 @@ describe('processFetch', () => {
     expect(processFetch(response({ html: '' })).retryAfter).toBeNull();
   });
 });
+
+describe('processFetch: links too long or past the cap (issue 9)', () => {
+  it('refuses an href longer than maxUrlLength before resolving it, and sends it cut to 2048 characters', () => {
+    const long = `/x/${'a'.repeat(60 * 1024)}`;
+    const result = processFetch(response({ html: `<a href="${long}">1</a><a href="${long}">again</a><a href="/ok">ok</a>` }), { maxUrlLength: 2048 });
+    expect(result.links).toHaveLength(2);
+    expect(result.links[0]).toEqual({ url: long.slice(0, 2048), kind: 'a', tooLong: true });
+    expect(result.links[1]).toEqual({ url: 'http://site.test/ok', kind: 'a' });
+    // The whole message the worker posts stays small.
+    expect(JSON.stringify(result.links).length).toBeLessThan(3_000);
+  });
+
+  it('refuses a short href that resolves to a URL longer than maxUrlLength', () => {
+    const result = processFetch(response({ finalUrl: `http://site.test/${'d/'.repeat(40)}`, html: '<a href="page.html">p</a>' }), { maxUrlLength: 64 });
+    expect(result.links).toEqual([{ url: `http://site.test/${'d/'.repeat(40)}page.html`, kind: 'a', tooLong: true }]);
+  });
+
+  it('counts links past the per-page cap', async () => {
+    const { MAX_LINKS_PER_PAGE } = await import('./parse-html');
+    const html = Array.from({ length: MAX_LINKS_PER_PAGE + 7 }, (_, k) => `<a href="/${k}">`).join('');
+    const result = processFetch(response({ html }));
+    expect(result.links).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(result.linksOverCap).toBe(7);
+  });
+});

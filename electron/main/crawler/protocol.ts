@@ -30,6 +30,7 @@ export interface WorkerInit {
     | 'maxDelayMs'
     | 'delayFactor'
     | 'pageTextChars'
+    | 'maxUrlLength'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -53,8 +54,17 @@ export interface RobotsResult {
 
 /** A link found on a fetched page, resolved to an absolute URL (the raw URL of seed 001). */
 export interface DiscoveredLink {
+  /**
+   * The absolute URL; for a link {@link tooLong}, its first STORED_RAW_URL_CHARS characters
+   * (as written when it was refused before resolution).
+   */
   url: string;
   kind: LinkKind;
+  /**
+   * True when the href as written, or the URL it resolves to, is longer than `maxUrlLength`: the
+   * worker refused it before any other work (the `url-length` link rule) and sent `url` cut short.
+   */
+  tooLong?: true;
 }
 
 /** The result of fetching (and, for HTML, parsing) one URL. */
@@ -72,6 +82,8 @@ export interface PageResult {
   links: DiscoveredLink[];
   /** Hrefs that could not be resolved to a URL at all (malformed); other schemes are in `links`. */
   unresolvableLinks: number;
+  /** Links past the per-page cap (MAX_LINKS_PER_PAGE), not in `links`: the `max-links-per-page` rule. */
+  linksOverCap: number;
   nofollow: boolean;
   noindex: boolean;
   retryAfter: string | null;

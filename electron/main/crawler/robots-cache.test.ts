@@ -64,3 +64,18 @@ describe('RobotsCache (RFC 9309 §2.3.1)', () => {
     expect(c.decide('http://a.test/x', 1_000)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
   });
 });
+
+describe('RobotsCache memory (issue 9, defect 3)', () => {
+  it('holds at most ROBOTS_CACHE_BYTES of rules however many origins a crawl meets; an evicted origin is fetched again', async () => {
+    const { ROBOTS_CACHE_BYTES } = await import('./robots-cache');
+    const c = cache();
+    const text = `User-agent: *\n${'Disallow: /x/y/z\n'.repeat(24_000)}`;
+    for (let k = 0; k < 120; k += 1) {
+      c.decide(`http://h${k}.test/`, 0);
+      c.record({ url: `http://h${k}.test/robots.txt`, status: 200, text, error: null, fetchMs: 1 }, 0);
+    }
+    expect(c.bytes).toBeLessThanOrEqual(ROBOTS_CACHE_BYTES);
+    expect(c.decide('http://h119.test/x/y/z', 1)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://h0.test/x/y/z', 1)).toEqual({ kind: 'fetch', robotsUrl: 'http://h0.test/robots.txt' });
+  });
+});

@@ -3,6 +3,20 @@ import type { HostWaitReason } from './frontier';
 import type { RobotsResult } from './protocol';
 import { ROBOTS_REDIRECT_FAILURES } from './redirects';
 import { RobotsTxt } from './robots';
+import { BoundedCache, estimateStringBytes } from './seen-cache';
+
+/** Origins whose robots.txt state is kept at most. */
+export const ROBOTS_CACHE_ENTRIES = 20_000;
+/**
+ * Estimated bytes of robots.txt rules kept at most (one file is up to 500 KiB of rules): an
+ * origin evicted is simply asked for its robots.txt again.
+ */
+export const ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
+
+function originStateBytes(origin: string, state: OriginState): number {
+  const rules = state.state === 'ready' && state.rules !== null ? state.rules.approxBytes : 0;
+  return estimateStringBytes(origin) + 256 + rules;
+}
 
 /** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */
 export type RobotsDecision =
@@ -52,7 +66,8 @@ export interface RobotsCacheOptions {
  * robots.txt file is unavailable"), which §2.3.1.3 treats like a 4xx: no rules, everything allowed.
  */
 export class RobotsCache {
-  private readonly origins = new Map<string, OriginState>();
+  /** Per origin, bounded by entries and bytes (a crawl with scope any meets unbounded origins). */
+  private readonly origins = new BoundedCache<OriginState>({ maxEntries: ROBOTS_CACHE_ENTRIES, maxBytes: ROBOTS_CACHE_BYTES, sizeOf: originStateBytes });
 
   constructor(private readonly options: RobotsCacheOptions) {}
 
@@ -102,6 +117,11 @@ export class RobotsCache {
       const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
       this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
     }
+  }
+
+  /** Estimated bytes of the robots.txt state held (at most ROBOTS_CACHE_BYTES). */
+  get bytes(): number {
+    return this.origins.bytes;
   }
 
   /** Why an origin's URLs are waiting, for the Frontier view; null when nothing robots-related holds them. */

@@ -138,7 +138,11 @@ export class CrawlRepository {
   /** Links refused per link rule in one crawl (one per distinct link of a page). */
   refusalCounts(crawlId: number): Record<string, number> {
     const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
-    return Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    // Links past a page's cap have no link rows: their count is stored with the page (migration 0007).
+    const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+    if (overCap > 0) counts['max-links-per-page'] = overCap;
+    return counts;
   }
 
   /**

@@ -46,7 +46,7 @@ port.on('message', (message: ToWorker) => {
           return;
         }
         try {
-          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome, { excerptChars: init.settings.pageTextChars }) });
+          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength }) });
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
