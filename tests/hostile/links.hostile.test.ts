@@ -127,13 +127,19 @@ describe('hostile links', () => {
       response.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>leaf</p>'));
     });
     try {
-      // The decision the scheduler makes on its main thread before each fetch, timed per URL.
+      // The decision the scheduler makes on its main thread before each fetch, timed per URL: the
+      // fastest of 3 tries, so a preempted or GC-paused try on a busy 2-core machine does not count
+      // as the matcher's cost (the old matcher took ~5 s per URL, every try).
       const rules = new RobotsTxt('http://robots.test/robots.txt', robotsTxt);
       const times: number[] = [];
       for (let k = 0; k < ROBOTS_PAGES; k += 1) {
-        const started = performance.now();
-        expect(rules.isAllowed(`http://robots.test${pagePath(k)}`, 'Crawlbench/0.1')).toBe(true);
-        times.push(performance.now() - started);
+        let fastest = Infinity;
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const started = performance.now();
+          expect(rules.isAllowed(`http://robots.test${pagePath(k)}`, 'Crawlbench/0.1')).toBe(true);
+          fastest = Math.min(fastest, performance.now() - started);
+        }
+        times.push(fastest);
       }
       const maxMs = Math.max(...times);
       const run = await crawl('http://robots.test/', 'robots.test', server.port, path.join(dir, 'robots.db'), [], 300_000);
