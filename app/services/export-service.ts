@@ -43,9 +43,11 @@ export interface ExportServiceOptions {
 /**
  * Column order of each export. Units: `…AtMs` epoch ms, `…Ms` ms, `…Bytes` bytes; `similarity` is
  * an estimated Jaccard index in [0, 1]; `causes` lists difference labels (CSV: joined with `|`).
+ * A redirect is a page row of its own: `httpStatus` its 3xx, `location` its target (RFC 9110
+ * §15.4); `redirectChainJson` is only set by crawls made before redirects were first-class.
  */
 export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly string[]>> = {
-  pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson'],
+  pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'isCanonical', 'causes'],

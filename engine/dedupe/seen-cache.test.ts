@@ -19,3 +19,25 @@ describe('SeenCache', () => {
     }
   });
 });
+
+describe('BoundedCache by bytes', () => {
+  it('holds at most maxBytes however long the keys are, and never stores an entry over half of it', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    const cache = new BoundedCache<number>({ maxEntries: 50_000, maxBytes: 1_000_000 });
+    const long = 'x'.repeat(60 * 1024);
+    for (let i = 0; i < 2_000; i += 1) cache.set(`${i}${long.slice(0, 10_000)}`, i);
+    expect(cache.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(cache.size).toBeLessThan(100);
+    expect(cache.get(`1999${long.slice(0, 10_000)}`)).toBe(1999);
+    cache.set(`huge${long.repeat(5)}`, 1);
+    expect(cache.get(`huge${long.repeat(5)}`)).toBeUndefined();
+  });
+
+  it('counts a key set twice once', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    const cache = new BoundedCache<number>({ maxBytes: 10_000 });
+    for (let i = 0; i < 100; i += 1) cache.set('same', i);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(2 * 4 + 24 + 64);
+  });
+});

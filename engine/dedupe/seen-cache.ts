@@ -1,17 +1,49 @@
+/** Limits of a {@link BoundedCache}. */
+export interface BoundedCacheOptions<V> {
+  /** Entries kept at most. @default 100_000 */
+  maxEntries?: number;
+  /**
+   * Estimated bytes kept at most (keys and values, as `sizeOf` counts them). An entry larger than
+   * half of it is never stored. @default Infinity (entries only)
+   */
+  maxBytes?: number;
+  /**
+   * Estimated bytes of one entry. @default {@link estimateStringBytes} of the key plus 64 (a
+   * small value and the Map slot); give one whenever values hold strings of their own.
+   */
+  sizeOf?: (key: string, value: V) => number;
+}
+
+/**
+ * Estimated heap bytes of a string: 2 bytes a character (V8 keeps ASCII in one, but a single
+ * non-Latin-1 character doubles the whole string) plus a header.
+ */
+export function estimateStringBytes(text: string): number {
+  return 2 * text.length + 24;
+}
+
 /**
  * A bounded string-keyed map with roughly least-recently-used eviction: two generations of at
- * most capacity/2 entries each; a hit in the old generation is promoted, and when the young one
- * fills, the old one is dropped whole. That is O(1) per operation (evicting one entry at a time
- * from a Map's head is O(n) in V8 once deletions pile up) and memory stays flat.
+ * most half the entries and half the bytes each; a hit in the old generation is promoted, and when
+ * the young one fills, the old one is dropped whole. That is O(1) per operation (evicting one entry
+ * at a time from a Map's head is O(n) in V8 once deletions pile up) and memory stays flat: at most
+ * `maxEntries` entries and about `maxBytes` bytes, whatever the keys (a page can make them 60 KB).
  */
 export class BoundedCache<V> {
   private young = new Map<string, V>();
   private old = new Map<string, V>();
+  private youngBytes = 0;
+  private oldBytes = 0;
   private readonly generationSize: number;
+  private readonly generationBytes: number;
+  private readonly sizeOf: (key: string, value: V) => number;
 
-  /** @param capacity entries kept at most. @default 100_000 */
-  constructor(capacity = 100_000) {
-    this.generationSize = Math.max(1, Math.floor(capacity / 2));
+  /** @param limits entries kept at most (a number, @default 100_000), or {@link BoundedCacheOptions} */
+  constructor(limits: number | BoundedCacheOptions<V> = 100_000) {
+    const options = typeof limits === 'number' ? { maxEntries: limits } : limits;
+    this.generationSize = Math.max(1, Math.floor((options.maxEntries ?? 100_000) / 2));
+    this.generationBytes = (options.maxBytes ?? Infinity) / 2;
+    this.sizeOf = options.sizeOf ?? ((key) => estimateStringBytes(key) + 64);
   }
 
   get(key: string): V | undefined {
@@ -22,23 +54,42 @@ export class BoundedCache<V> {
     return older;
   }
 
-  set(key: string, value: V): void {
-    if (this.young.size >= this.generationSize) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(key, value);
+  /** True when `key` is held (a hit is promoted, as by get). */
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
   }
 
-  /** Entries held now (at most the capacity). */
+  /** Stores `value` under `key`; an entry larger than half of `maxBytes` is not stored. */
+  set(key: string, value: V): void {
+    const counted = this.generationBytes !== Infinity;
+    const bytes = counted ? this.sizeOf(key, value) : 0;
+    if (bytes > this.generationBytes) return;
+    const previous = this.young.get(key);
+    if (previous !== undefined) this.youngBytes -= counted ? this.sizeOf(key, previous) : 0;
+    else if (this.young.size >= this.generationSize || this.youngBytes + bytes > this.generationBytes) {
+      this.old = this.young;
+      this.oldBytes = this.youngBytes;
+      this.young = new Map();
+      this.youngBytes = 0;
+    }
+    this.young.set(key, value);
+    this.youngBytes += bytes;
+  }
+
+  /** Entries held now (at most `maxEntries`). */
   get size(): number {
     return this.young.size + this.old.size;
+  }
+
+  /** Estimated bytes held now (at most `maxBytes`; 0 when the cache counts entries only). */
+  get bytes(): number {
+    return this.youngBytes + this.oldBytes;
   }
 }
 
 /**
- * The fast path of the URL-seen test: normalized key → URL id (about 130 bytes an entry). It only
- * ever holds keys already in SQLite, so a hit is exact and a miss falls back to the database (no
- * Bloom-filter false positives).
+ * The fast path of the URL-seen test: normalized key → URL id (about 130 bytes an entry; keys are
+ * UUIDs, so entries are of bounded size). It only ever holds keys already in SQLite, so a hit is
+ * exact and a miss falls back to the database (no Bloom-filter false positives).
  */
 export class SeenCache extends BoundedCache<number> {}

@@ -21,8 +21,11 @@ for (let code = 0x61; code <= 0x7a; code += 1) ASCII_WORD[code] = 1;
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 /** Non-ASCII UTF-16 code units by class, filled on first sight: 0 unknown, 1 letter or digit, 2 not. */
 const UNIT_CLASS = new Uint8Array(0x10000);
-/** Astral code points (surrogate pairs) by class, filled on first sight. */
-const ASTRAL_CLASS = new Map<number, boolean>();
+/**
+ * Astral code points (surrogate pairs) by class, filled on first sight: 0 unknown, 1 letter or
+ * digit, 2 not. A fixed 1 MB table: a Map grew with every code point a page used (to ~40 MB).
+ */
+const ASTRAL_CLASS = new Uint8Array(0x100000);
 
 function isWordUnit(code: number): boolean {
   let known = UNIT_CLASS[code]!;
@@ -35,12 +38,13 @@ function isWordUnit(code: number): boolean {
 
 function isWordCodePoint(high: number, low: number): boolean {
   const codePoint = (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-  let known = ASTRAL_CLASS.get(codePoint);
-  if (known === undefined) {
-    known = LETTER_OR_DIGIT.test(String.fromCharCode(high, low));
-    ASTRAL_CLASS.set(codePoint, known);
+  const index = codePoint - 0x10000;
+  let known = ASTRAL_CLASS[index]!;
+  if (known === 0) {
+    known = LETTER_OR_DIGIT.test(String.fromCharCode(high, low)) ? 1 : 2;
+    ASTRAL_CLASS[index] = known;
   }
-  return known;
+  return known === 1;
 }
 
 /**

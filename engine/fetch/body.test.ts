@@ -72,10 +72,20 @@ describe('readCappedBody', () => {
       expect(source.destroyed).toBe(true);
     });
 
-    it('treats identity and unknown encodings as plain', async () => {
-      for (const encoding of ['identity', 'x-unknown', '']) {
+    it('treats identity and no encoding as plain', async () => {
+      for (const encoding of ['identity', '', ' IDENTITY ']) {
         const result = await readCappedBody(Readable.from([Buffer.from('abc')]), encoding, 10);
         expect(result.bytes.toString()).toBe('abc');
+      }
+    });
+
+    it('refuses an unknown encoding with UNSUPPORTED_ENCODING instead of storing it as if decoded (issue 9)', async () => {
+      for (const encoding of ['x-unknown', 'gzip, x-unknown', 'compress']) {
+        const source = Readable.from([Buffer.from('abc')]);
+        const error = await rejection(readCappedBody(source, encoding, 10));
+        expect(error.code, encoding).toBe('UNSUPPORTED_ENCODING');
+        expect(error.message).toContain('cannot decode');
+        expect(source.destroyed).toBe(true);
       }
     });
 
@@ -86,6 +96,36 @@ describe('readCappedBody', () => {
   });
 
   describe('encoded bodies', () => {
+    it('undoes stacked encodings in reverse order (RFC 9110 §8.4): gzip, gzip and gzip, br', async () => {
+      const twice = await readCappedBody(Readable.from(chunked(zlib.gzipSync(zlib.gzipSync(TEXT)), 700)), 'gzip, gzip', 1_000_000);
+      expect(twice.bytes.equals(TEXT)).toBe(true);
+      const mixed = await readCappedBody(Readable.from(chunked(zlib.brotliCompressSync(zlib.gzipSync(TEXT)), 700)), 'gzip, br', 1_000_000);
+      expect(mixed.bytes.equals(TEXT)).toBe(true);
+    });
+
+    it('caps the decoded output of stacked encodings too', async () => {
+      const bomb = zlib.gzipSync(zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024)));
+      const result = await withinMs(readCappedBody(Readable.from(chunked(bomb, 4_096)), 'gzip, gzip', 1_000_000), 10_000);
+      expect(result.truncated).toBe(true);
+      expect(result.bytes.length).toBe(1_000_000);
+    });
+
+    it('fails a corrupt stacked body as BODY_DECODE_FAILED', async () => {
+      const error = await withinMs(rejection(readCappedBody(Readable.from([zlib.gzipSync(Buffer.from('not gzip inside'))]), 'gzip, gzip', 1_000)), 5_000);
+      expect(error.code).toBe('BODY_DECODE_FAILED');
+    });
+
+    it('zstd: decoded where zlib has it, else UNSUPPORTED_ENCODING (Node 20)', async () => {
+      const zstd = (zlib as unknown as { zstdCompressSync?: (data: Buffer) => Buffer }).zstdCompressSync;
+      if (zstd) {
+        const result = await readCappedBody(Readable.from([zstd(TEXT)]), 'zstd', 1_000_000);
+        expect(result.bytes.equals(TEXT)).toBe(true);
+      } else {
+        const error = await rejection(readCappedBody(Readable.from([Buffer.from([0x28, 0xb5, 0x2f, 0xfd])]), 'zstd', 1_000));
+        expect(error.code).toBe('UNSUPPORTED_ENCODING');
+      }
+    });
+
     it.each([
       ['gzip', zlib.gzipSync(TEXT)],
       ['x-gzip', zlib.gzipSync(TEXT)],

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { HostOverride } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
+import { BoundedCache } from '../dedupe/seen-cache';
 
 /** Where to connect for one host: an IP address and, when the override gives one, a port. */
 export interface ResolvedAddress {
@@ -24,6 +25,9 @@ export interface HostResolverOptions {
   now?: () => number;
 }
 
+/** Hosts whose answer is cached at most, and their estimated bytes (host names up to a URL's length). */
+const DNS_CACHE = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 } as const;
+
 /**
  * The crawler's DNS resolution module (IIR 20.2.2): an override map consulted first (like curl's
  * `--resolve` or /etc/hosts), a closed mode in which unmapped hosts are refused and never looked up,
@@ -35,7 +39,8 @@ export class HostResolver {
   private readonly cacheTtlMs: number;
   private readonly lookup: LookupFunction;
   private readonly now: () => number;
-  private readonly cache = new Map<string, { value: ResolvedAddress; expiresAtMs: number }>();
+  /** Answers by host, bounded (hosts come from pages): an evicted host is looked up again. */
+  private readonly cache = new BoundedCache<{ value: ResolvedAddress; expiresAtMs: number }>(DNS_CACHE);
 
   constructor(options: HostResolverOptions = {}) {
     for (const override of options.overrides ?? []) this.overrides.set(override.host.toLowerCase(), override);

@@ -134,13 +134,31 @@ describe('Fetcher', () => {
     expect(outcome.headers['retry-after']).toBe('30');
   });
 
+  it('does not follow a redirect by default: the 3xx is the result, with its resolved Location and no body (RFC 9110 §15.4)', async () => {
+    routes.set('/moved', redirect(301, 'new#frag'));
+    routes.set('/new', (_req, res) => res.writeHead(200).end('never asked'));
+    const outcome = await makeFetcher().fetch('http://site.test/moved');
+    expectOk(outcome);
+    expect(outcome).toMatchObject({ status: 301, finalUrl: 'http://site.test/moved', redirect: { location: 'http://site.test/new', raw: 'new#frag' }, redirectChain: [] });
+    expect(outcome.body.length).toBe(0);
+    expect(seen.map((s) => s.url)).toEqual(['/moved']);
+  });
+
+  it('keeps an unresolvable Location raw, with no resolved target', async () => {
+    routes.set('/bad', redirect(302, 'http://[bad'));
+    const outcome = await makeFetcher().fetch('http://site.test/bad');
+    expectOk(outcome);
+    expect(outcome.redirect).toEqual({ location: null, raw: 'http://[bad' });
+  });
+
+  // robots.txt fetches follow redirects (RFC 9309 §2.3.1.2): the chain, loop and limit below.
   it('follows a redirect chain and records each hop in order with its status', async () => {
     routes.set('/r1', redirect(302, '/r2'));
     routes.set('/r2', redirect(301, 'http://site.test/r3'));
     routes.set('/r3', redirect(307, 'r4#fragment'));
     routes.set('/r4', redirect(308, '/final'));
     routes.set('/final', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('done'));
-    const outcome = await makeFetcher().fetch('http://site.test/r1');
+    const outcome = await makeFetcher().fetch('http://site.test/r1', { followRedirects: true });
     expectOk(outcome);
     expect(outcome.finalUrl).toBe('http://site.test/final');
     expect(outcome.body.toString()).toBe('done');
@@ -155,16 +173,19 @@ describe('Fetcher', () => {
 
   it('does not follow a 3xx without Location', async () => {
     routes.set('/nolocation', (_req, res) => res.writeHead(302).end('no location'));
-    const outcome = await makeFetcher().fetch('http://site.test/nolocation');
-    expectOk(outcome);
-    expect(outcome.status).toBe(302);
-    expect(outcome.redirectChain).toEqual([]);
+    for (const followRedirects of [true, false]) {
+      const outcome = await makeFetcher().fetch('http://site.test/nolocation', { followRedirects });
+      expectOk(outcome);
+      expect(outcome.status).toBe(302);
+      expect(outcome.redirectChain).toEqual([]);
+      expect(outcome.redirect).toBeNull();
+    }
   });
 
   it('detects a redirect loop with REDIRECT_LOOP and keeps the chain', async () => {
     routes.set('/a', redirect(302, '/b'));
     routes.set('/b', redirect(302, '/a'));
-    const outcome = await makeFetcher().fetch('http://site.test/a');
+    const outcome = await makeFetcher().fetch('http://site.test/a', { followRedirects: true });
     expectError(outcome, 'REDIRECT_LOOP');
     expect(outcome.redirectChain).toEqual([
       { url: 'http://site.test/a', status: 302 },
@@ -175,14 +196,14 @@ describe('Fetcher', () => {
 
   it('detects a self-redirect as a loop', async () => {
     routes.set('/self', redirect(301, '/self'));
-    expectError(await makeFetcher().fetch('http://site.test/self'), 'REDIRECT_LOOP');
+    expectError(await makeFetcher().fetch('http://site.test/self', { followRedirects: true }), 'REDIRECT_LOOP');
     expect(seen).toHaveLength(1);
   });
 
   it('follows exactly maxRedirects hops', async () => {
     for (let i = 0; i < 3; i++) routes.set(`/hop${i}`, redirect(302, `/hop${i + 1}`));
     routes.set('/hop3', (_req, res) => res.writeHead(200).end('arrived'));
-    const outcome = await makeFetcher({ maxRedirects: 3 }).fetch('http://site.test/hop0');
+    const outcome = await makeFetcher({ maxRedirects: 3 }).fetch('http://site.test/hop0', { followRedirects: true });
     expectOk(outcome);
     expect(outcome.redirectChain).toHaveLength(3);
     expect(outcome.finalUrl).toBe('http://site.test/hop3');
@@ -190,7 +211,7 @@ describe('Fetcher', () => {
 
   it('fails with REDIRECT_LIMIT after more than maxRedirects hops', async () => {
     for (let i = 0; i < 10; i++) routes.set(`/hop${i}`, redirect(302, `/hop${i + 1}`));
-    const outcome = await makeFetcher({ maxRedirects: 3 }).fetch('http://site.test/hop0');
+    const outcome = await makeFetcher({ maxRedirects: 3 }).fetch('http://site.test/hop0', { followRedirects: true });
     expectError(outcome, 'REDIRECT_LIMIT');
     expect(outcome.redirectChain.map((h) => h.url)).toEqual(['http://site.test/hop0', 'http://site.test/hop1', 'http://site.test/hop2', 'http://site.test/hop3']);
     expect(seen).toHaveLength(4); // /hop4 is never requested
@@ -198,12 +219,12 @@ describe('Fetcher', () => {
 
   it('maxRedirects 0 refuses the first redirect', async () => {
     routes.set('/once', redirect(302, '/target'));
-    expectError(await makeFetcher({ maxRedirects: 0 }).fetch('http://site.test/once'), 'REDIRECT_LIMIT');
+    expectError(await makeFetcher({ maxRedirects: 0 }).fetch('http://site.test/once', { followRedirects: true }), 'REDIRECT_LIMIT');
   });
 
   it('refuses a redirect to a non-HTTP scheme with BAD_REDIRECT', async () => {
     routes.set('/ftp', redirect(302, 'ftp://site.test/file'));
-    expectError(await makeFetcher().fetch('http://site.test/ftp'), 'BAD_REDIRECT');
+    expectError(await makeFetcher().fetch('http://site.test/ftp', { followRedirects: true }), 'BAD_REDIRECT');
   });
 
   it('refuses an unmapped host with HOST_NOT_MAPPED; the server sees no request', async () => {
@@ -215,7 +236,7 @@ describe('Fetcher', () => {
 
   it('refuses a redirect to an unmapped host, keeping the chain so far', async () => {
     routes.set('/away', redirect(302, 'http://elsewhere.test/'));
-    const outcome = await makeFetcher().fetch('http://site.test/away');
+    const outcome = await makeFetcher().fetch('http://site.test/away', { followRedirects: true });
     expectError(outcome, 'HOST_NOT_MAPPED');
     expect(outcome.redirectChain).toEqual([{ url: 'http://site.test/away', status: 302 }]);
     expect(seen).toHaveLength(1);
@@ -245,7 +266,7 @@ describe('Fetcher', () => {
     routes.set('/slow-hop1', (_req, res) => later(200, () => res.writeHead(302, { location: '/slow-hop2' }).end()));
     routes.set('/slow-hop2', (_req, res) => later(200, () => res.writeHead(302, { location: '/slow-hop3' }).end()));
     routes.set('/slow-hop3', (_req, res) => later(200, () => res.writeHead(200).end('late')));
-    const outcome = await makeFetcher({ timeoutMs: 450 }).fetch('http://site.test/slow-hop1');
+    const outcome = await makeFetcher({ timeoutMs: 450 }).fetch('http://site.test/slow-hop1', { followRedirects: true });
     expectError(outcome, 'TIMEOUT');
   });
 

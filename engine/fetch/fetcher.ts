@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CodedError, type ErrorInfo } from '../../shared/types/result';
 import { readCappedBody } from './body';
 import type { HostResolver } from './dns';
+import { REDIRECT_STATUSES, redirectTarget, type RedirectTarget } from './redirects';
 
 /** One hop of a redirect chain: the URL requested and the status it answered. */
 export interface RedirectHop {
@@ -14,7 +15,7 @@ export interface RedirectHop {
 /** A fetch that got an HTTP response (any status, including 4xx/5xx). */
 export interface FetchedResponse {
   ok: true;
-  /** URL of the last request, after redirects. */
+  /** URL of the last request: the URL asked for, or where its redirects led when they are followed. */
   finalUrl: string;
   status: number;
   contentType: string | undefined;
@@ -23,8 +24,13 @@ export interface FetchedResponse {
   body: Buffer;
   wireBytes: number;
   truncated: boolean;
-  /** Redirect hops before `finalUrl`, in order; empty when none. */
+  /** Redirect hops followed before `finalUrl`, in order; empty when none (always, unless following). */
   redirectChain: RedirectHop[];
+  /**
+   * When redirects are not followed and the answer is a redirect (RFC 9110 §15.4: 301, 302, 303,
+   * 307 or 308 with a Location), where it points; its body is discarded. Null otherwise.
+   */
+  redirect: RedirectTarget | null;
   fetchMs: number;
 }
 
@@ -44,6 +50,7 @@ export interface FetcherOptions {
   /** Whole-request budget: connect + headers + body, across redirects. */
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Redirects followed (when following) before the fetch fails with REDIRECT_LIMIT. */
   maxRedirects: number;
   /** Idle keep-alive sockets are closed after this long. @default 10_000 */
   keepAliveTimeoutMs?: number;
@@ -54,13 +61,15 @@ export interface FetcherOptions {
   hopDelayMs?: (hopFetchMs: number) => number;
 }
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'last-modified', 'etag', 'location', 'retry-after', 'x-robots-tag', 'link'];
 
 /**
  * The fetch module (IIR 20.2): GET over undici with keep-alive per origin, the crawler's own
- * resolver (override map, closed mode), redirects followed here (not by undici) and recorded
- * as a chain with a hop limit and loop detection, and a capped body read.
+ * resolver (override map, closed mode), and a capped body read. Redirects are never followed by
+ * undici. Page fetches do not follow them at all: a redirect is a result of its own, whose target
+ * the crawl runner sends through the frontier (see redirects.ts). robots.txt fetches follow them
+ * here (`followRedirects`, RFC 9309 §2.3.1.2), recorded as a chain with a hop limit and loop
+ * detection.
  */
 export class Fetcher {
   private readonly agent: Agent;
@@ -83,8 +92,14 @@ export class Fetcher {
     });
   }
 
-  /** Fetches `url`, following redirects. Never throws: failures come back as `{ ok: false, error }`. */
-  async fetch(url: string): Promise<FetchOutcome> {
+  /**
+   * Fetches `url`. Never throws: failures come back as `{ ok: false, error }`.
+   * @param options.followRedirects follow redirects (robots.txt), failing with REDIRECT_LOOP,
+   *   REDIRECT_LIMIT (more than `maxRedirects`) or BAD_REDIRECT (a Location that is not an http(s)
+   *   URL); when false (the default, for pages) a redirect comes back as it is, with `redirect` set
+   */
+  async fetch(url: string, options: { followRedirects?: boolean } = {}): Promise<FetchOutcome> {
+    const follow = options.followRedirects ?? false;
     const startedAt = performance.now();
     const chain: RedirectHop[] = [];
     const visited = new Set<string>();
@@ -104,6 +119,22 @@ export class Fetcher {
         });
         const headers = pickHeaders(response.headers);
         const location = headers['location'];
+        if (!follow && REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+          await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+          return {
+            ok: true,
+            finalUrl: current,
+            status: response.statusCode,
+            contentType: headers['content-type'],
+            headers,
+            body: Buffer.alloc(0),
+            wireBytes: 0,
+            truncated: false,
+            redirectChain: [],
+            redirect: redirectTarget(response.statusCode, location, current),
+            fetchMs: performance.now() - startedAt,
+          };
+        }
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
           const hopMs = performance.now() - hopStartedAt;
@@ -135,6 +166,7 @@ export class Fetcher {
           wireBytes: body.wireBytes,
           truncated: body.truncated,
           redirectChain: chain,
+          redirect: null,
           fetchMs: performance.now() - startedAt,
         };
       }

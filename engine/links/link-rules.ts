@@ -16,9 +16,14 @@ export type LinkRuleName =
   | 'scope'
   | 'include-domains'
   | 'exclude-domains'
-  | 'max-depth';
+  | 'max-depth'
+  | 'max-links-per-page';
 
-/** Every rule, in the order they are checked; the first that refuses a link is the one counted. */
+/**
+ * Every rule, in the order they are checked; the first that refuses a link is the one counted.
+ * `url-length` is also checked first of all, in the worker, for hrefs longer than the limit;
+ * `max-links-per-page` counts links the worker did not pass on (past the page's cap).
+ */
 export const LINK_RULES: readonly LinkRuleName[] = [
   'invalid-url',
   'protocol',
@@ -30,7 +35,14 @@ export const LINK_RULES: readonly LinkRuleName[] = [
   'include-domains',
   'exclude-domains',
   'max-depth',
+  'max-links-per-page',
 ];
+
+/**
+ * Characters of a link's raw URL kept in the links table and sent from a worker for a link
+ * refused by `url-length` (whatever `maxUrlLength` is, a refused URL costs at most this).
+ */
+export const STORED_RAW_URL_CHARS = 2048;
 
 /** The parts of a serialized WHATWG URL the link rules look at. */
 export interface LinkParts {

@@ -1,5 +1,9 @@
 import type { Result } from '../../shared/types/result';
 import { linkParts } from './link-rules';
+import { BoundedCache } from '../dedupe/seen-cache';
+
+/** Hosts whose registrable domain is remembered at most, and their estimated bytes. */
+const DOMAIN_CACHE = { maxEntries: 100_000, maxBytes: 16 * 1024 * 1024 } as const;
 
 /** The names one URL goes by in the crawl (seed 001): raw, normalized string, normalized key. */
 export interface UrlIdentity {
@@ -24,7 +28,7 @@ export type DomainFunction = (host: string) => string | null;
  * @returns the identity, or an error (code from the normalizer, e.g. INVALID_URL)
  */
 export function createUrlIdentifier(normalize: NormalizeFunction, domainOf: DomainFunction): (raw: string) => Result<UrlIdentity> {
-  const domains = new Map<string, string | null>();
+  const domains = new BoundedCache<string | null>({ ...DOMAIN_CACHE, sizeOf: (host, domain) => 2 * host.length + 2 * (domain?.length ?? 0) + 112 });
   return (raw) => {
     const normalized = normalize(raw);
     if (!normalized.ok) return normalized;
@@ -34,7 +38,6 @@ export function createUrlIdentifier(normalize: NormalizeFunction, domainOf: Doma
     let registrableDomain = domains.get(host);
     if (registrableDomain === undefined) {
       registrableDomain = domainOf(host);
-      if (domains.size > 100_000) domains.clear();
       domains.set(host, registrableDomain);
     }
     return { ok: true, value: { url: raw, normalized: normalized.value.normalized, normalizedKey: normalized.value.key, host, registrableDomain } };

@@ -77,3 +77,36 @@ describe('decodeHtml', () => {
     expect(text).toBe('ü');
   });
 });
+
+describe('labels no browser decodes (issue 9, defect 11)', () => {
+  // "+AGE-" is UTF-7 for "a"; a UTF-7 decoder would turn "+ADw-script+AD4-" into "<script>".
+  const utf7Attack = ascii('<p>+ADw-script+AD4-alert(1)+ADw-/script+AD4-</p>');
+
+  it('never decodes UTF-7 declared by the header: the bytes are read as UTF-8', () => {
+    expect(charsetOf('text/html; charset=utf-7', utf7Attack)).toBe('utf-8');
+    expect(decodeHtml('text/html; charset=UTF-7', utf7Attack).text).toBe('<p>+ADw-script+AD4-alert(1)+ADw-/script+AD4-</p>');
+  });
+
+  it('never decodes UTF-7 or UTF-32 declared by meta; a later valid meta still counts', () => {
+    expect(charsetOf(undefined, ascii('<meta charset="utf-7"><p>x</p>'))).toBe('utf-8');
+    expect(charsetOf(undefined, ascii('<meta charset="UTF-32"><p>x</p>'))).toBe('utf-8');
+    expect(charsetOf(undefined, ascii('<meta charset="utf-7"><meta charset="windows-1252">'))).toBe('windows-1252');
+  });
+
+  it('takes a UTF-16 meta declaration as UTF-8 (HTML Standard prescan), and x-user-defined as windows-1252', () => {
+    expect(charsetOf(undefined, ascii('<meta charset="utf-16"><p>x</p>'))).toBe('utf-8');
+    expect(charsetOf(undefined, ascii('<meta http-equiv="Content-Type" content="text/html; charset=UTF-16BE">'))).toBe('utf-8');
+    expect(charsetOf(undefined, ascii('<meta charset="x-user-defined">'))).toBe('windows-1252');
+  });
+
+  it('maps labels as the Encoding Standard does (gb2312 is GBK, latin1 is windows-1252)', () => {
+    expect(charsetOf('text/html; charset=gb2312', ascii(''))).toBe('gbk');
+    expect(charsetOf('text/html; charset=latin1', ascii(''))).toBe('windows-1252');
+  });
+
+  it('a byte order mark wins over every declaration, and is not part of the text', () => {
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from('<p>hé</p>', 'utf16le')]);
+    expect(decodeHtml('text/html; charset=windows-1252', utf16)).toEqual({ text: '<p>hé</p>', charset: 'utf-16le' });
+    expect(decodeHtml('text/html; charset=windows-1252', new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('é', 'utf8')]))).toEqual({ text: 'é', charset: 'utf-8' });
+  });
+});

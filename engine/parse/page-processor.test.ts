@@ -14,6 +14,7 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     wireBytes: body.length,
     truncated: false,
     redirectChain: [],
+    redirect: null,
     fetchMs: 12,
     ...rest,
     body,
@@ -56,10 +57,7 @@ describe('isHtml', () => {
 
 describe('processFetch', () => {
   it('copies the response fields into the page result', () => {
-    const chain = [{ url: 'http://site.test/old', status: 301 }];
-    const result = processFetch(
-      response({ html: '<title> Hi </title>', status: 203, redirectChain: chain, fetchMs: 34, truncated: true, headers: { 'retry-after': '120' } }),
-    );
+    const result = processFetch(response({ html: '<title> Hi </title>', status: 203, fetchMs: 34, truncated: true, headers: { 'retry-after': '120' } }));
     expect(result).toMatchObject({
       finalUrl: 'http://site.test/dir/page.html',
       status: 203,
@@ -67,7 +65,7 @@ describe('processFetch', () => {
       bodyBytes: Buffer.byteLength('<title> Hi </title>'),
       truncated: true,
       fetchMs: 34,
-      redirectChain: chain,
+      redirect: null,
       title: 'Hi',
       retryAfter: '120',
       nofollow: false,
@@ -99,11 +97,17 @@ describe('processFetch', () => {
     expect(processFetch(response({ html })).links).toEqual([{ url: 'https://mirror.test/m/x', kind: 'a' }]);
   });
 
-  it('resolves against the redirect target (finalUrl), not the requested URL', () => {
-    const result = processFetch(
-      response({ html: '<a href="next">n</a>', finalUrl: 'http://other.test/moved/here', redirectChain: [{ url: 'http://site.test/a', status: 302 }] }),
-    );
+  it('resolves against the final URL of the response', () => {
+    const result = processFetch(response({ html: '<a href="next">n</a>', finalUrl: 'http://other.test/moved/here' }));
     expect(result.links).toEqual([{ url: 'http://other.test/moved/next', kind: 'a' }]);
+  });
+
+  it('a redirect answer keeps its target and status, and its body is neither parsed nor fingerprinted (RFC 9110 §15.4)', () => {
+    const redirect = { location: 'http://site.test/new', raw: '/new' };
+    const result = processFetch(response({ html: '<title>Moved</title><a href="/elsewhere">here</a> Moved permanently', status: 301, redirect }));
+    expect(result).toMatchObject({ status: 301, redirect, title: null, links: [], content: null });
+    // A 3xx without a Location is not parsed either.
+    expect(processFetch(response({ html: '<title>Choices</title><a href="/a">a</a> some words here', status: 300 }))).toMatchObject({ status: 300, redirect: null, links: [], content: null });
   });
 
   it('ignores an unusable <base href> and falls back to the final URL', () => {
@@ -178,5 +182,30 @@ describe('processFetch', () => {
 
   it('retryAfter is null when the header is absent', () => {
     expect(processFetch(response({ html: '' })).retryAfter).toBeNull();
+  });
+});
+
+describe('processFetch: links too long or past the cap (issue 9)', () => {
+  it('refuses an href longer than maxUrlLength before resolving it, and sends it cut to 2048 characters', () => {
+    const long = `/x/${'a'.repeat(60 * 1024)}`;
+    const result = processFetch(response({ html: `<a href="${long}">1</a><a href="${long}">again</a><a href="/ok">ok</a>` }), { maxUrlLength: 2048 });
+    expect(result.links).toHaveLength(2);
+    expect(result.links[0]).toEqual({ url: long.slice(0, 2048), kind: 'a', tooLong: true });
+    expect(result.links[1]).toEqual({ url: 'http://site.test/ok', kind: 'a' });
+    // The whole message the worker posts stays small.
+    expect(JSON.stringify(result.links).length).toBeLessThan(3_000);
+  });
+
+  it('refuses a short href that resolves to a URL longer than maxUrlLength', () => {
+    const result = processFetch(response({ finalUrl: `http://site.test/${'d/'.repeat(40)}`, html: '<a href="page.html">p</a>' }), { maxUrlLength: 64 });
+    expect(result.links).toEqual([{ url: `http://site.test/${'d/'.repeat(40)}page.html`, kind: 'a', tooLong: true }]);
+  });
+
+  it('counts links past the per-page cap', async () => {
+    const { MAX_LINKS_PER_PAGE } = await import('./parse-html');
+    const html = Array.from({ length: MAX_LINKS_PER_PAGE + 7 }, (_, k) => `<a href="/${k}">`).join('');
+    const result = processFetch(response({ html }));
+    expect(result.links).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(result.linksOverCap).toBe(7);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
 import { textSketch } from '../dedupe/shingles';
 import type { FetchedResponse } from '../fetch/fetcher';
+import { STORED_RAW_URL_CHARS } from '../links/link-rules';
 import { parseHtml } from './parse-html';
 import type { DiscoveredLink, PageResult } from '../worker/protocol';
 
@@ -33,12 +34,28 @@ export function fingerprintText(text: string, excerptChars = 0): PageResult['con
   };
 }
 
+/** Options of {@link processFetch}. */
+export interface ProcessOptions {
+  /** Characters of the page's normalized text kept as its excerpt. @default 0 */
+  excerptChars?: number;
+  /**
+   * Longest URL followed, in characters (CrawlSettings.maxUrlLength; the `url-length` link rule).
+   * An href longer than this as written, or resolving to a longer URL, is refused here before any
+   * other work and sent on cut to STORED_RAW_URL_CHARS with `tooLong`. @default Infinity
+   */
+  maxUrlLength?: number;
+}
+
 /**
  * Turns a fetched response into a {@link PageResult}: HTML is decoded (header charset, then meta
  * charset) and parsed; links are resolved against `<base href>` or the final URL with WHATWG URL
- * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML is recorded unparsed.
+ * semantics (seed 001's raw URL: `new URL(href, document.baseURI)`); non-HTML and 3xx answers
+ * (redirects, or a 300/304 without one) are recorded unparsed. Links too long to follow are never
+ * resolved nor kept whole (see ProcessOptions.maxUrlLength), so a page of 60 KB hrefs posts
+ * kilobytes, not megabytes, to the scheduler.
  */
-export function processFetch(response: FetchedResponse, options: { excerptChars?: number } = {}): PageResult {
+export function processFetch(response: FetchedResponse, options: ProcessOptions = {}): PageResult {
+  const maxUrlLength = options.maxUrlLength ?? Infinity;
   const base: PageResult = {
     finalUrl: response.finalUrl,
     status: response.status,
@@ -46,16 +63,19 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
     bodyBytes: response.body.length,
     truncated: response.truncated,
     fetchMs: response.fetchMs,
-    redirectChain: response.redirectChain,
+    redirect: response.redirect,
     title: null,
     links: [],
     unresolvableLinks: 0,
+    linksOverCap: 0,
     nofollow: false,
     noindex: false,
     retryAfter: response.headers['retry-after'] ?? null,
     content: null,
   };
-  if (!isHtml(response.contentType, response.body)) return base;
+  // A 3xx body is not the page (RFC 9110 §15.4), redirect or not: no links, no text, no fingerprint.
+  const is3xx = response.status >= 300 && response.status < 400;
+  if (response.redirect !== null || is3xx || !isHtml(response.contentType, response.body)) return base;
 
   const { text } = decodeHtml(response.contentType, response.body);
   const parsed = parseHtml(text);
@@ -74,7 +94,20 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
   const seen = new Set<string>();
   const hrefsSeen = new Set<string>();
   let unresolvable = 0;
+  // A too-long link is known by its first STORED_RAW_URL_CHARS characters (what is stored of it).
+  const tooLong = (raw: string, kind: DiscoveredLink['kind']): void => {
+    const cut = raw.slice(0, STORED_RAW_URL_CHARS);
+    const key = `${kind} ${cut} too long`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    links.push({ url: cut, kind, tooLong: true });
+  };
   for (const link of parsed.links) {
+    // Refused by length before any other work: a 60 KB href is neither resolved nor kept whole.
+    if (link.href.length > maxUrlLength) {
+      tooLong(link.href, link.kind);
+      continue;
+    }
     // One href resolves to one URL on a page: resolve each (kind, href) once.
     const written = link.kind === 'a' ? link.href : `${link.kind} ${link.href}`;
     if (hrefsSeen.has(written)) continue;
@@ -88,7 +121,12 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
     }
     // Other schemes (mailto:, javascript:, data:) go on to the link rules, which count them under
     // "protocol"; long data: URLs are cut, the rules only need their scheme.
-    const href = url.protocol === 'http:' || url.protocol === 'https:' ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    const href = web ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS);
+    if (web && href.length > maxUrlLength) {
+      tooLong(href, link.kind);
+      continue;
+    }
     const key = link.kind === 'a' ? href : `${link.kind} ${href}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -100,6 +138,7 @@ export function processFetch(response: FetchedResponse, options: { excerptChars?
     title: parsed.title,
     links,
     unresolvableLinks: unresolvable,
+    linksOverCap: parsed.linksOverCap,
     nofollow: parsed.metaRobots.nofollow || /\b(nofollow|none)\b/.test(robotsHeader),
     noindex: parsed.metaRobots.noindex || /\b(noindex|none)\b/.test(robotsHeader),
   };

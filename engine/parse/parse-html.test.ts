@@ -127,12 +127,14 @@ describe('parseHtml', () => {
       expect(parsed.links).toHaveLength(1_000);
       expect(parsed.links.at(-1)).toEqual({ href: '/p999', kind: 'a' });
       expect(parsed.linksTruncated).toBe(true);
+      expect(parsed.linksOverCap).toBe(99_000);
     });
 
     it('exactly maxLinks links is not truncated', () => {
       const parsed = parseHtml('<a href="/1"></a><a href="/2"></a><a href="/3"></a>', { maxLinks: 3 });
       expect(parsed.links).toHaveLength(3);
       expect(parsed.linksTruncated).toBe(false);
+      expect(parsed.linksOverCap).toBe(0);
     });
 
     it('finishes on 50 000 unclosed nested <div>s and still finds a link at the bottom', () => {

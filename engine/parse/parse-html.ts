@@ -19,6 +19,8 @@ export interface ParsedHtml {
   metaRobots: { noindex: boolean; nofollow: boolean };
   /** True when the page had more links than `maxLinks`; the rest were not kept. */
   linksTruncated: boolean;
+  /** Links past `maxLinks`, not kept (counted under the `max-links-per-page` link rule). */
+  linksOverCap: number;
   /**
    * Visible text (outside script, style, noscript, template, head, svg, iframe, object), at most
    * `maxTextChars`. Text on either side of a tag is separated by a space; an entity (`caf&eacute;`)
@@ -27,8 +29,11 @@ export interface ParsedHtml {
   text: string;
 }
 
+/** Links kept per page by default; the rest are counted, not kept (ParseOptions.maxLinks). */
+export const MAX_LINKS_PER_PAGE = 200_000;
+
 export interface ParseOptions {
-  /** Links kept per page. @default 200_000 */
+  /** Links kept per page. @default {@link MAX_LINKS_PER_PAGE} */
   maxLinks?: number;
   /** Visible text kept per page, in characters. @default 2_000_000 */
   maxTextChars?: number;
@@ -94,7 +99,7 @@ const NOT_WHITESPACE = /\S/;
  * carry links or directives. Tags and attributes of every other element cost no string work.
  */
 class PageScanner implements TokenizerCallbacks {
-  readonly result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, text: '' };
+  readonly result: ParsedHtml = { title: null, baseHref: null, links: [], metaRobots: { noindex: false, nofollow: false }, linksTruncated: false, linksOverCap: 0, text: '' };
   private html = '';
   /** The open tag being read, when it is one the scanner acts on (its attributes are read when it names some). */
   private tag: TagRole | null = null;
@@ -267,6 +272,7 @@ class PageScanner implements TokenizerCallbacks {
     if (trimmed === '') return;
     if (this.result.links.length >= this.maxLinks) {
       this.result.linksTruncated = true;
+      this.result.linksOverCap += 1;
       return;
     }
     this.result.links.push({ href: trimmed, kind });
@@ -286,5 +292,5 @@ class PageScanner implements TokenizerCallbacks {
  * @example parseHtml('<base href="/d/"><a href="x">X</a>').links // [{ href: 'x', kind: 'a' }]
  */
 export function parseHtml(html: string, options: ParseOptions = {}): ParsedHtml {
-  return new PageScanner(options.maxLinks ?? 200_000, options.maxTextChars ?? 2_000_000).parse(html);
+  return new PageScanner(options.maxLinks ?? MAX_LINKS_PER_PAGE, options.maxTextChars ?? 2_000_000).parse(html);
 }

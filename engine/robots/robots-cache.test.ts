@@ -45,11 +45,37 @@ describe('RobotsCache (RFC 9309 §2.3.1)', () => {
     expect(c.decide('http://a.test/x', 1)).toEqual({ kind: 'unavailable', error: { code: 'HOST_NOT_MAPPED', message: 'not mapped' }, hostUnreachable: true });
   });
 
+  it.each(['REDIRECT_LOOP', 'REDIRECT_LIMIT', 'BAD_REDIRECT'])(
+    'a robots.txt whose redirects lead nowhere (%s) is "unavailable" (RFC 9309 §2.3.1.2): no rules, everything allowed, not retried',
+    (code) => {
+      const c = cache();
+      c.decide('http://a.test/x', 0);
+      c.record({ url: 'http://a.test/robots.txt', status: null, text: '', error: { code, message: 'redirects' }, fetchMs: 1 }, 0);
+      expect(c.decide('http://a.test/private', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 0 });
+      expect(c.waitingReason('http://a.test')).toBeNull();
+    },
+  );
+
   it('fetches robots.txt again after the cache TTL', () => {
     const c = cache();
     c.decide('http://a.test/x', 0);
     c.record(robots(200, 'User-agent: *\nDisallow: /\n'), 0);
     expect(c.decide('http://a.test/x', 999)).toEqual({ kind: 'disallowed' });
     expect(c.decide('http://a.test/x', 1_000)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
+  });
+});
+
+describe('RobotsCache memory (issue 9, defect 3)', () => {
+  it('holds at most ROBOTS_CACHE_BYTES of rules however many origins a crawl meets; an evicted origin is fetched again', async () => {
+    const { ROBOTS_CACHE_BYTES } = await import('./robots-cache');
+    const c = cache();
+    const text = `User-agent: *\n${'Disallow: /x/y/z\n'.repeat(24_000)}`;
+    for (let k = 0; k < 120; k += 1) {
+      c.decide(`http://h${k}.test/`, 0);
+      c.record({ url: `http://h${k}.test/robots.txt`, status: 200, text, error: null, fetchMs: 1 }, 0);
+    }
+    expect(c.bytes).toBeLessThanOrEqual(ROBOTS_CACHE_BYTES);
+    expect(c.decide('http://h119.test/x/y/z', 1)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://h0.test/x/y/z', 1)).toEqual({ kind: 'fetch', robotsUrl: 'http://h0.test/robots.txt' });
   });
 });

@@ -1,7 +1,22 @@
 import type { ErrorInfo } from '../../shared/types/result';
+import { ROBOTS_REDIRECT_FAILURES } from '../fetch/redirects';
 import type { HostWaitReason } from '../store/sqlite/frontier';
 import type { RobotsResult } from '../worker/protocol';
 import { RobotsTxt } from './robots';
+import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';
+
+/** Origins whose robots.txt state is kept at most. */
+export const ROBOTS_CACHE_ENTRIES = 20_000;
+/**
+ * Estimated bytes of robots.txt rules kept at most (one file is up to 500 KiB of rules): an
+ * origin evicted is simply asked for its robots.txt again.
+ */
+export const ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
+
+function originStateBytes(origin: string, state: OriginState): number {
+  const rules = state.state === 'ready' && state.rules !== null ? state.rules.approxBytes : 0;
+  return estimateStringBytes(origin) + 256 + rules;
+}
 
 /** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */
 export type RobotsDecision =
@@ -45,10 +60,14 @@ export interface RobotsCacheOptions {
  * Per-origin robots.txt state (seed 003: a cache of robots.txt files, checked immediately before
  * each fetch). RFC 9309 §2.3.1: 2xx → parse; 4xx → no rules, everything allowed; 5xx or no
  * answer → the whole host is disallowed for now and retried later (with doubling delay), given up
- * after `maxFailures`.
+ * after `maxFailures`. Redirects are followed by the fetch (RFC 9309 §2.3.1.2, at least five, the
+ * rules applying to the origin asked); a redirect loop, more redirects than that limit or a
+ * Location that is not http(s) makes robots.txt "unavailable" (§2.3.1.2 "MAY assume that the
+ * robots.txt file is unavailable"), which §2.3.1.3 treats like a 4xx: no rules, everything allowed.
  */
 export class RobotsCache {
-  private readonly origins = new Map<string, OriginState>();
+  /** Per origin, bounded by entries and bytes (a crawl with scope any meets unbounded origins). */
+  private readonly origins = new BoundedCache<OriginState>({ maxEntries: ROBOTS_CACHE_ENTRIES, maxBytes: ROBOTS_CACHE_BYTES, sizeOf: originStateBytes });
 
   constructor(private readonly options: RobotsCacheOptions) {}
 
@@ -90,7 +109,7 @@ export class RobotsCache {
     const failures = previous && previous.state !== 'ready' ? previous.failures : 0;
     if (result.status !== null && result.status >= 200 && result.status < 300) {
       this.origins.set(origin, { state: 'ready', rules: new RobotsTxt(result.url, result.text), expiresAtMs: nowMs + this.options.ttlMs });
-    } else if (result.status !== null && result.status >= 400 && result.status < 500) {
+    } else if ((result.status !== null && result.status >= 400 && result.status < 500) || (result.error !== null && ROBOTS_REDIRECT_FAILURES.has(result.error.code))) {
       this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs: nowMs + this.options.ttlMs });
     } else {
       const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };
@@ -98,6 +117,11 @@ export class RobotsCache {
       const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
       this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
     }
+  }
+
+  /** Estimated bytes of the robots.txt state held (at most ROBOTS_CACHE_BYTES). */
+  get bytes(): number {
+    return this.origins.bytes;
   }
 
   /** Why an origin's URLs are waiting, for the Frontier view; null when nothing robots-related holds them. */

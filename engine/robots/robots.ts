@@ -1,7 +1,9 @@
 /**
- * robots.txt matching (RFC 9309) on top of the robots-parser package (3.0.1), which parses
- * groups and matches patterns the way google/robotstxt does. This wrapper fixes what it can
- * before robots-parser sees the data:
+ * robots.txt matching (RFC 9309). Groups are read as the robots-parser package (3.0.1) reads
+ * them and patterns match with its semantics (those of google/robotstxt), but in linear time
+ * (robots-rules.ts: each pattern compiled once; per group at most ROBOTS_MAX_RULES rules kept, of
+ * them ROBOTS_MAX_WILDCARD_RULES with `*`, so a check costs milliseconds, not seconds). This module
+ * fixes what it can before the rules are read:
  * - product tokens (RFC 9309 §2.2.1): a `user-agent:` value is matched by its product token,
  *   the leading run of letters, `_` and `-` (`FOO BAR` and `FooBot/2.1` name `foo` and `foobot`);
  *   the caller's own user agent is reduced the same way (`productToken`);
@@ -12,16 +14,8 @@
  *   `/robots.txt` itself is always allowed (§2.2.2).
  * Measured on google/robotstxt's test cases (tests in robots.test.ts).
  */
-import robotsParser from 'robots-parser';
 import { decodeUnreservedEscapes, EncodeSet, percentEncode, uppercasePercentEscapes } from '../../shared/url';
-
-/** What robots-parser's object offers (its own typings declare the module as `any`). */
-interface RobotsParserResult {
-  isAllowed(url: string, ua?: string): boolean | undefined;
-  getMatchingLineNumber(url: string, ua?: string): number;
-  getCrawlDelay(ua?: string): number | undefined;
-  getSitemaps(): string[];
-}
+import { RobotsGroups, uppercaseEscapes } from './robots-rules';
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 kibibytes; the rest is ignored. */
 export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
@@ -65,7 +59,7 @@ export function normalizeRobotsPath(path: string): string {
   return decodeUnreservedEscapes(uppercasePercentEscapes(percentEncode(path, EncodeSet.c0Control)));
 }
 
-/** Rewrites robots.txt lines so robots-parser sees product tokens and normalized paths. */
+/** Rewrites robots.txt lines so the group reader sees product tokens and normalized paths. */
 function prepareRobotsText(text: string): string {
   let body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.length > ROBOTS_PARSE_LIMIT_BYTES) body = body.slice(0, ROBOTS_PARSE_LIMIT_BYTES);
@@ -87,7 +81,7 @@ function prepareRobotsText(text: string): string {
 
 /** One parsed robots.txt, for the origin of the URL it was fetched from. */
 export class RobotsTxt {
-  private readonly parsed: RobotsParserResult;
+  private readonly parsed: RobotsGroups;
   private readonly origin: string;
 
   /**
@@ -96,7 +90,25 @@ export class RobotsTxt {
    */
   constructor(robotsUrl: string, text: string) {
     this.origin = new URL(robotsUrl).origin;
-    this.parsed = (robotsParser as (url: string, contents: string) => RobotsParserResult)(this.origin + '/robots.txt', prepareRobotsText(text));
+    const prepared = prepareRobotsText(text);
+    this.parsed = new RobotsGroups(prepared);
+    this.approxBytes = 4 * prepared.length + 1024;
+  }
+
+  /** Estimated heap bytes of the parsed rules (for caches bounded by bytes). */
+  readonly approxBytes: number;
+
+  /** Allow/disallow lines ignored past a group's ROBOTS_MAX_RULES or ROBOTS_MAX_WILDCARD_RULES (robots-rules.ts). */
+  get ignoredRules(): number {
+    return this.parsed.ignoredRules;
+  }
+
+  /**
+   * Characters compared or scanned by every check so far (robots-rules.ts MatchCounter): a
+   * measure of matching work that does not depend on the machine's speed.
+   */
+  get matchSteps(): number {
+    return this.parsed.counter.steps;
   }
 
   /**
@@ -113,10 +125,15 @@ export class RobotsTxt {
     if (parsedUrl.origin !== this.origin) return { allowed: true, applies: false, matchedLine: null };
     if (parsedUrl.pathname === '/robots.txt') return { allowed: true, applies: true, matchedLine: null };
     const token = productToken(productTokenOrUserAgent) || '*';
-    const target = this.origin + normalizeRobotsPath(parsedUrl.pathname + parsedUrl.search);
-    const allowed = this.parsed.isAllowed(target, token) ?? true;
-    const line = this.parsed.getMatchingLineNumber(target, token);
-    return { allowed, applies: true, matchedLine: line > 0 ? line : null };
+    // The path as robots-parser compared it: normalized, parsed again, escapes in uppercase.
+    let target: URL;
+    try {
+      target = new URL(this.origin + normalizeRobotsPath(parsedUrl.pathname + parsedUrl.search));
+    } catch {
+      return { allowed: true, applies: true, matchedLine: null };
+    }
+    const rule = this.parsed.decide(uppercaseEscapes(target.pathname + target.search), token);
+    return { allowed: rule === null || rule.allow, applies: true, matchedLine: rule?.line ?? null };
   }
 
   /**
@@ -134,7 +151,7 @@ export class RobotsTxt {
    * @example new RobotsTxt('http://a.test/robots.txt', 'User-agent: *\nCrawl-delay: 2.5').crawlDelayMs('x') → 2500
    */
   crawlDelayMs(productTokenOrUserAgent: string): number | undefined {
-    const seconds = this.parsed.getCrawlDelay(productToken(productTokenOrUserAgent) || '*');
+    const seconds = this.parsed.crawlDelay(productToken(productTokenOrUserAgent) || '*');
     return seconds === undefined || !Number.isFinite(seconds) || seconds < 0 ? undefined : Math.round(seconds * 1000);
   }
 
@@ -143,6 +160,6 @@ export class RobotsTxt {
    * @example new RobotsTxt('http://a.test/robots.txt', 'Sitemap: http://a.test/s.xml').sitemaps() → ['http://a.test/s.xml']
    */
   sitemaps(): string[] {
-    return this.parsed.getSitemaps();
+    return [...this.parsed.sitemaps];
   }
 }

@@ -8,12 +8,15 @@ import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from '../
 
 type RobotsResultMessage = Extract<FromWorker, { type: 'robots' }>;
 import { ContentDedupe, sketchToBlob } from '../store/sqlite/content-dedupe';
-import { compileLinkRules, linkParts, type LinkParts, type LinkRuleName, type LinkUnderTest } from '../links/link-rules';
+import { RedirectChains } from '../store/sqlite/redirect-chains';
+import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from '../links/link-rules';
+import { aliasCache, crawlDelayCache, linkTargetCache } from '../links/link-budget';
+import { addRedirectSeed, redirectRefusal } from '../links/redirects';
 import { RobotsCache } from '../robots/robots-cache';
+import type { RedirectTarget } from '../fetch/redirects';
 import { retryAfterMs } from './retry-after';
-import { scopeSeeds } from '../links/scope';
+import { scopeSeeds, type ScopeSeeds } from '../links/scope';
 import type { UrlIdentity } from '../links/url-identity';
-import { BoundedCache } from '../dedupe/seen-cache';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
 import type { Result } from '../../shared/types/result';
 
@@ -60,8 +63,6 @@ export interface CrawlRunnerOptions {
 }
 
 const RATE_WINDOW_MS = 5_000;
-/** Link targets remembered by URL string (a crawl meets the same navigation links on every page). */
-const LINK_TARGET_CACHE = 50_000;
 
 /** What a link's URL is, worked out once per URL string. */
 interface LinkTarget {
@@ -128,12 +129,14 @@ export class CrawlRunner {
   private readonly now: () => number;
   private readonly inFlight = new Map<number, ClaimedUrl>();
   private readonly completions: number[] = [];
-  private readonly aliasesSeen = new Set<string>();
+  /** Raw spellings already stored as aliases (bounded by bytes: link-budget.ts). */
+  private readonly aliasesSeen = aliasCache();
   private pool: WorkerPool | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
   private readonly uncommitted: SettledFetch[] = [];
-  private readonly linkTargets = new BoundedCache<LinkTarget>(LINK_TARGET_CACHE);
+  /** Link targets by URL string (a crawl meets the same navigation links on every page); bounded by bytes. */
+  private readonly linkTargets = linkTargetCache<LinkTarget>();
   /** The profile drops fragments, so `x#a` and `x#b` share x's identity (and one cache entry). */
   private readonly fragmentFree: boolean;
   /** robots.txt per origin; null when the crawl ignores robots (`obeyRobots: false`). */
@@ -145,7 +148,7 @@ export class CrawlRunner {
   /** robots.txt fetches in flight, by task sequence number. */
   private readonly robotsTasks = new Map<number, string>();
   /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
-  private readonly crawlDelayByHost = new Map<string, number>();
+  private readonly crawlDelayByHost = crawlDelayCache();
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
@@ -156,6 +159,9 @@ export class CrawlRunner {
   private finalStatus: CrawlStatus | null = null;
   /** Pages found to duplicate earlier content (stored groups hold the detail). */
   private duplicates = 0;
+  /** What the scope rule compares with; a seed's redirect target joins it (see redirects.ts). */
+  private readonly scope: ScopeSeeds;
+  private readonly redirectChains: RedirectChains;
 
   constructor(private readonly options: CrawlRunnerOptions) {
     this.repository = new CrawlRepository(options.db);
@@ -170,6 +176,9 @@ export class CrawlRunner {
       const identity = options.identify(`http://${host}/`);
       return identity.ok ? identity.value.registrableDomain : null;
     });
+    this.redirectChains = new RedirectChains(options.db);
+    for (const target of this.redirectChains.seedRedirectTargets(options.crawlId)) addRedirectSeed(seeds, target.url, target.registrableDomain);
+    this.scope = seeds;
     this.linkRules = compileLinkRules(options.settings, seeds);
     this.allowedProtocols = new Set(options.settings.allowedProtocols.map((p) => `${p}:`));
     this.fragmentFree = options.settings.normalizationProfile.rules.removeFragment;
@@ -355,7 +364,7 @@ export class CrawlRunner {
       if (next === null || next > now) break;
       const claimed = this.options.db.transaction(() => {
         const urls = this.frontier.claimNext(room - used, now);
-        return urls.filter((url) => this.settleRobots(url, now));
+        return urls.filter((url) => this.settleRedirectLimit(url, now) && this.settleRobots(url, now));
       })();
       if (claimed.length === 0 && this.frontier.nextEligibleAtMs() === next) break;
       for (const url of claimed) {
@@ -368,6 +377,17 @@ export class CrawlRunner {
       }
     }
     return used;
+  }
+
+  /**
+   * Refuses a URL reached through more than `maxRedirects` consecutive redirects, unfetched (inside
+   * the claim transaction). @returns true when the URL goes on
+   */
+  private settleRedirectLimit(url: ClaimedUrl, now: number): boolean {
+    const { maxRedirects } = this.options.settings;
+    if (url.redirectHops <= maxRedirects) return true;
+    this.frontier.fail(url, { code: 'REDIRECT_LIMIT', message: `${url.url} is reached through ${url.redirectHops} consecutive redirects, more than ${maxRedirects}` }, { fetchMs: 0, nowMs: now });
+    return false;
   }
 
   /** Settles URLs robots rules out (inside the claim transaction). @returns true when the URL goes on */
@@ -460,8 +480,8 @@ export class CrawlRunner {
     })();
   }
 
-  private countRefusal(rule: string): void {
-    this.refusals[rule] = (this.refusals[rule] ?? 0) + 1;
+  private countRefusal(rule: string, count = 1): void {
+    this.refusals[rule] = (this.refusals[rule] ?? 0) + count;
   }
 
   private onWorkerMessage(message: PoolMessage): void {
@@ -593,16 +613,23 @@ export class CrawlRunner {
       truncated: page.truncated,
       fetchMs: page.fetchMs,
       title: page.title,
-      redirectChainJson: page.redirectChain.length > 0 ? JSON.stringify(page.redirectChain) : null,
+      redirectChainJson: null,
+      location: page.redirect === null ? null : (page.redirect.location ?? page.redirect.raw),
       fetchedAtMs: now,
       fingerprint: page.content?.fingerprint ?? null,
       minhash: page.content ? sketchToBlob(page.content.minhash) : null,
       textChars: page.content?.textChars ?? null,
       noindex: page.noindex,
+      linksOverCap: page.linksOverCap,
     });
     if (page.content && page.content.excerpt !== '') this.repository.insertPageText(url.id, page.content.excerpt);
-    // Content-seen test (seed 003): only successful pages take part; error pages often share text.
-    if (page.content && page.status < 400 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
+    // Content-seen test (seed 003): only successful pages take part; error pages often share text,
+    // and 3xx bodies are not pages.
+    if (page.content && page.status < 300 && this.contentDedupe.record(url.id, page.content, now).kind !== 'unique') this.duplicates += 1;
+    if (page.redirect !== null) {
+      this.recordRedirect(url, page.redirect, disposition);
+      return;
+    }
     if (page.status >= 400) {
       this.frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
     } else {
@@ -614,9 +641,15 @@ export class CrawlRunner {
     const pendingLinks: { raw: string; kind: LinkKind; refusedBy: LinkRuleName | null }[] = [];
     const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
       this.countRefusal(rule);
-      pendingLinks.push({ raw: raw.slice(0, 2048), kind, refusedBy: rule });
+      pendingLinks.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, refusedBy: rule });
     };
+    const { maxUrlLength } = this.options.settings;
     for (const link of page.links) {
+      // By length before any other work: a too-long URL is never parsed, normalized nor cached.
+      if (link.tooLong === true || link.url.length > maxUrlLength) {
+        refuse(link.url, link.kind, 'url-length');
+        continue;
+      }
       const target = this.linkTarget(link.url);
       const identity = target.identity;
       if (identity === null) {
@@ -640,6 +673,8 @@ export class CrawlRunner {
       pendingLinks.push({ raw: link.url, kind: link.kind, refusedBy: null });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.countRefusal('invalid-url');
+    // Links past the page's cap were not passed on: counted, and stored with the page.
+    if (page.linksOverCap > 0) this.countRefusal('max-links-per-page', page.linksOverCap);
     const { ids } = this.frontier.add(candidates, now);
     let next = 0;
     // One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
@@ -662,13 +697,56 @@ export class CrawlRunner {
   }
 
   /**
+   * A redirect answer (RFC 9110 §15.4) is the URL's own result: done with its 3xx status, and its
+   * target offered to the frontier like a link (kind `redirect`, same depth, one more redirect hop)
+   * so the URL-seen test, robots.txt, politeness and the link rules apply to it before any fetch.
+   * A known target whose stored redirects lead back here makes this hop a REDIRECT_LOOP error.
+   */
+  private recordRedirect(url: ClaimedUrl, redirect: RedirectTarget, disposition: Disposition): void {
+    const { crawlId } = this.options;
+    // By length before any other work, as for links: a too-long Location is never normalized nor cached.
+    const tooLong = redirect.location !== null && redirect.location.length > this.options.settings.maxUrlLength;
+    const target = redirect.location === null || tooLong ? null : this.linkTarget(redirect.location);
+    const identity = target?.identity ?? null;
+    const raw = (redirect.location ?? redirect.raw).slice(0, STORED_RAW_URL_CHARS);
+    let refusedBy: LinkRuleName | null = tooLong ? 'url-length' : target === null ? 'invalid-url' : target.refusal;
+    if (target !== null && identity !== null) {
+      refusedBy = redirectRefusal(this.linkRules, this.scope, { url: identity.url, parts: target.parts, raw, registrableDomain: identity.registrableDomain }, url.depth);
+    }
+    if (refusedBy !== null || identity === null) {
+      this.countRefusal(refusedBy ?? 'invalid-url');
+      this.frontier.complete(url, disposition);
+      this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: raw, toUrlId: null, kind: 'redirect', refusedBy: refusedBy ?? 'invalid-url' });
+      return;
+    }
+    const candidate: FrontierCandidate = {
+      url: identity.url,
+      normalized: identity.normalized,
+      normalizedKey: identity.normalizedKey,
+      host: identity.host,
+      registrableDomain: identity.registrableDomain,
+      depth: url.depth,
+      discoveredFrom: url.id,
+      redirectHops: url.redirectHops + 1,
+    };
+    const { ids, added } = this.frontier.add([candidate], disposition.nowMs);
+    const toUrlId = ids[0]!;
+    if (added === 0 && this.redirectChains.closesLoop(crawlId, url.id, toUrlId, this.options.settings.maxRedirects + 1)) {
+      this.frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${identity.url}, earlier in its own redirect chain` }, disposition);
+    } else {
+      this.frontier.complete(url, disposition);
+    }
+    this.recordAlias(toUrlId, raw, url.id);
+    this.repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: raw, toUrlId, kind: 'redirect', refusedBy: null });
+  }
+
+  /**
    * Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats (a raw
    * spelling always names the same URL id within a crawl, so the spelling alone is the key).
    */
   private recordAlias(urlId: number, raw: string, fromUrlId: number | null): void {
     if (this.aliasesSeen.has(raw)) return;
-    if (this.aliasesSeen.size >= 100_000) this.aliasesSeen.clear();
-    this.aliasesSeen.add(raw);
+    this.aliasesSeen.set(raw, true);
     this.repository.insertAlias(urlId, raw, fromUrlId);
   }
 

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { HostResolver } from '../fetch/dns';
 import { Fetcher } from '../fetch/fetcher';
+import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
@@ -19,7 +20,9 @@ const fetcher = new Fetcher({
   userAgent: init.settings.userAgent,
   timeoutMs: init.settings.timeoutMs,
   maxBodyBytes: init.settings.maxBodyBytes,
-  maxRedirects: init.settings.maxRedirects,
+  // Only robots.txt fetches follow redirects (RFC 9309 §2.3.1.2: at least five); a page's
+  // redirect is a result of its own, its target fetched through the frontier.
+  maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
   hopDelayMs: (hopFetchMs) => Math.min(init.settings.maxDelayMs, Math.max(init.settings.minDelayMs, init.settings.delayFactor * hopFetchMs)),
 });
 
@@ -29,24 +32,24 @@ port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'fetch':
       if (message.purpose === 'robots') {
-        void fetcher.fetch(message.url).then((outcome) => {
+        void fetcher.fetch(message.url, { followRedirects: true }).then((outcome) => {
           const result: RobotsResult = outcome.ok
             ? { url: message.url, status: outcome.status, text: outcome.body.subarray(0, ROBOTS_PARSE_LIMIT_BYTES).toString('utf8'), error: null, fetchMs: outcome.fetchMs }
-            : { url: message.url, status: null, text: '', error: outcome.error, fetchMs: outcome.fetchMs };
+            : { url: message.url, status: null, text: '', error: robotsFetchError(outcome.error, outcome.redirectChain.length), fetchMs: outcome.fetchMs };
           post({ type: 'robots', seq: message.seq, urlId: message.urlId, result });
         });
         break;
       }
       void fetcher.fetch(message.url).then((outcome) => {
         if (!outcome.ok) {
-          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs, redirectChain: outcome.redirectChain });
+          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
           return;
         }
         try {
-          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome, { excerptChars: init.settings.pageTextChars }) });
+          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength }) });
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
-          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs, redirectChain: outcome.redirectChain });
+          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
         }
       });
       break;

@@ -1,9 +1,12 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
-import type { RedirectHop } from '../fetch/fetcher';
+import type { RedirectTarget } from '../fetch/redirects';
 
-/** Every element a link can come from (seed 004's link patterns, extended). */
-export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical'] as const;
+/**
+ * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
+ * Location of a 3xx answer (RFC 9110 §15.4), one link row per redirect hop.
+ */
+export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical', 'redirect'] as const;
 
 /** Which element a link came from. */
 export type LinkKind = (typeof LINK_KINDS)[number];
@@ -27,6 +30,7 @@ export interface WorkerInit {
     | 'maxDelayMs'
     | 'delayFactor'
     | 'pageTextChars'
+    | 'maxUrlLength'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -50,23 +54,36 @@ export interface RobotsResult {
 
 /** A link found on a fetched page, resolved to an absolute URL (the raw URL of seed 001). */
 export interface DiscoveredLink {
+  /**
+   * The absolute URL; for a link {@link tooLong}, its first STORED_RAW_URL_CHARS characters
+   * (as written when it was refused before resolution).
+   */
   url: string;
   kind: LinkKind;
+  /**
+   * True when the href as written, or the URL it resolves to, is longer than `maxUrlLength`: the
+   * worker refused it before any other work (the `url-length` link rule) and sent `url` cut short.
+   */
+  tooLong?: true;
 }
 
 /** The result of fetching (and, for HTML, parsing) one URL. */
 export interface PageResult {
+  /** The URL fetched (page fetches do not follow redirects). */
   finalUrl: string;
   status: number;
   contentType: string | null;
   bodyBytes: number;
   truncated: boolean;
   fetchMs: number;
-  redirectChain: RedirectHop[];
+  /** Where a redirect answer points (its body is neither parsed nor fingerprinted); null for any other answer. */
+  redirect: RedirectTarget | null;
   title: string | null;
   links: DiscoveredLink[];
   /** Hrefs that could not be resolved to a URL at all (malformed); other schemes are in `links`. */
   unresolvableLinks: number;
+  /** Links past the per-page cap (MAX_LINKS_PER_PAGE), not in `links`: the `max-links-per-page` rule. */
+  linksOverCap: number;
   nofollow: boolean;
   noindex: boolean;
   retryAfter: string | null;
@@ -92,4 +109,4 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'page'; seq: number; urlId: number; result: PageResult }
   | { type: 'robots'; seq: number; urlId: number; result: RobotsResult }
-  | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number; redirectChain: RedirectHop[] };
+  | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number };

@@ -139,7 +139,7 @@ export class WorkerPool {
       for (const [seq, task] of orphaned) {
         const error = { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` };
         if (task.purpose === 'robots') this.onMessage({ type: 'robots', seq, urlId: task.urlId, result: { url: task.url, status: null, text: '', error, fetchMs: 0 } });
-        else this.onMessage({ type: 'failed', seq, urlId: task.urlId, error, fetchMs: 0, redirectChain: [] });
+        else this.onMessage({ type: 'failed', seq, urlId: task.urlId, error, fetchMs: 0 });
       }
     };
     worker.on('error', (error) => onDeath(error.message));

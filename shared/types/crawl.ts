@@ -58,7 +58,11 @@ export interface CrawlSettings {
   timeoutMs: number;
   /** Bodies are cut at this size and recorded as truncated. */
   maxBodyBytes: number;
-  /** Redirect hops followed before the fetch fails with REDIRECT_LIMIT. */
+  /**
+   * Consecutive redirects a URL may be reached through: each hop is a URL of its own, and one
+   * further down a chain is refused unfetched with REDIRECT_LIMIT. robots.txt fetches follow
+   * max(5, this) redirects (RFC 9309 §2.3.1.2).
+   */
   maxRedirects: number;
   /** Resolver overrides applied to every request of the crawl. */
   hostOverrides: HostOverride[];

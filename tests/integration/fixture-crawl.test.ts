@@ -33,11 +33,17 @@ describe('crawling the fixture site (site.test)', () => {
       { url: 'http://site.test/docs/', state: 'done', code: null },
       { url: 'http://site.test/docs/guide/intro.html', state: 'done', code: null },
       { url: 'http://site.test/missing.html', state: 'error', code: 'HTTP_404' },
+      { url: 'http://site.test/new.html', state: 'done', code: null },
       { url: 'http://site.test/old', state: 'done', code: null },
     ]);
-    expect(summary).toMatchObject({ status: 'finished', fetched: 6, errors: 1, queued: 0 });
-    const redirect = db.prepare(`SELECT p.final_url AS finalUrl, p.redirect_chain_json AS chain FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = 'http://site.test/old'`).get();
-    expect(redirect).toEqual({ finalUrl: 'http://site.test/new.html', chain: JSON.stringify([{ url: 'http://site.test/old', status: 301 }]) });
+    // The redirect /old -> /new.html is two URLs: the 301 hop and its target, each fetched once.
+    expect(summary).toMatchObject({ status: 'finished', fetched: 7, errors: 1, queued: 0 });
+    const redirect = db
+      .prepare(`SELECT p.final_url AS finalUrl, p.http_status AS status, p.location, p.redirect_chain_json AS chain FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = 'http://site.test/old'`)
+      .get();
+    expect(redirect).toEqual({ finalUrl: 'http://site.test/old', status: 301, location: 'http://site.test/new.html', chain: null });
+    const hop = db.prepare(`SELECT t.url, t.depth, l.kind FROM links l JOIN urls f ON f.id = l.from_url_id JOIN urls t ON t.id = l.to_url_id WHERE f.url = 'http://site.test/old'`).get();
+    expect(hop).toEqual({ url: 'http://site.test/new.html', depth: 1, kind: 'redirect' });
     // The offsite link was refused by scope and never requested (closed mode would refuse it anyway).
     const hosts = new Set(fixtures.requests.slice(requestsBefore).map((r) => r.host));
     expect([...hosts]).toEqual(['site.test']);

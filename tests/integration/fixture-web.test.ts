@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { openDatabase } from '../../engine/store/sqlite/connection';
+import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import { CrawlService } from '../../app/services/crawl-service';
 
 let fixtures: FixtureServer;
@@ -43,13 +44,37 @@ async function crawl(host: string, settings: Partial<CrawlSettings> = {}): Promi
 }
 
 describe('fixture web: what a user sees for each edge case', () => {
-  it('redirect chains are followed and recorded hop by hop; a loop and an over-long chain are errors', async () => {
+  it('redirect chains are recorded hop by hop, each hop a URL with its 3xx status; a loop and an over-long chain are errors', async () => {
     const c = await crawl('redirects.test');
-    expect(c.page('/chain/1')).toMatchObject({ final_url: 'http://redirects.test/final.html', http_status: 200 });
-    expect(JSON.parse(String(c.page('/chain/1')!['redirect_chain_json'])).map((hop: { status: number }) => hop.status)).toEqual([302, 307, 308]);
-    expect(c.url('/loop/a')).toEqual({ state: 'error', code: 'REDIRECT_LOOP' });
-    expect(c.url('/long/0')).toEqual({ state: 'error', code: 'REDIRECT_LIMIT' });
+    const id = (path: string) => c.db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND url = ?`).pluck().get(c.crawlId, `http://redirects.test${path}`) as number;
+    expect(c.url('/chain/1')).toEqual({ state: 'done', code: null });
+    expect(c.page('/chain/1')).toMatchObject({ final_url: 'http://redirects.test/chain/1', http_status: 302, location: 'http://redirects.test/chain/2' });
+    const chain = new RedirectQueries(c.db).chain(c.crawlId, id('/chain/1'));
+    expect(chain.map((hop) => [hop.url.replace('http://redirects.test', ''), hop.status])).toEqual([
+      ['/chain/1', 302],
+      ['/chain/2', 307],
+      ['/chain/3', 308],
+      ['/final.html', 200],
+    ]);
+    // The loop ends at the URL-seen test: /loop/b's target /loop/a is earlier in its own chain.
+    expect(c.url('/loop/a')).toEqual({ state: 'done', code: null });
+    expect(c.url('/loop/b')).toEqual({ state: 'error', code: 'REDIRECT_LOOP' });
+    // /long/0 … /long/10 are 10 redirects deep at most; /long/11 would be the 11th.
+    expect(c.url('/long/10')).toEqual({ state: 'done', code: null });
+    expect(c.url('/long/11')).toEqual({ state: 'error', code: 'REDIRECT_LIMIT' });
+    expect(c.requested).not.toContain('/long/11');
     expect(c.requested).not.toContain('/long/12');
+    // Every hop requested once.
+    expect(c.requested.length).toBe(new Set(c.requested).size);
+  });
+
+  it('a shorter maxRedirects ends a chain sooner, and maxRedirects 0 refuses every redirect target unfetched', async () => {
+    const three = await crawl('redirects.test', { maxRedirects: 3 });
+    expect(three.url('/long/3')).toEqual({ state: 'done', code: null });
+    expect(three.url('/long/4')).toEqual({ state: 'error', code: 'REDIRECT_LIMIT' });
+    const none = await crawl('redirects.test', { maxRedirects: 0 });
+    expect(none.url('/chain/2')).toEqual({ state: 'error', code: 'REDIRECT_LIMIT' });
+    expect(none.requested).not.toContain('/chain/2');
   });
 
   it('robots.txt: a disallowed URL is never requested; Allow wins for its path; robots.txt is fetched once; Crawl-delay spaces requests', async () => {
@@ -145,8 +170,8 @@ describe('fixture web: what a user sees for each edge case', () => {
     const before = fixtures.requests.length;
     const c = await crawl('site.test', { minDelayMs: 150, maxInFlightPerHost: 1, threads: 4 });
     const seen = fixtures.requests.slice(before).filter((r) => r.host === 'site.test');
-    // Every page and error, robots.txt, and the /old -> /new.html redirect hop.
-    expect(seen.length).toBe(c.summary.fetched + c.summary.errors + 2);
+    // Every page and error (the /old -> /new.html redirect is two of them), and robots.txt.
+    expect(seen.length).toBe(c.summary.fetched + c.summary.errors + 1);
     expect(Math.max(...seen.map((r) => r.concurrentForHost))).toBe(1);
     for (let i = 1; i < seen.length; i += 1) expect(seen[i]!.startedAtMs - seen[i - 1]!.endedAtMs, `gap before ${seen[i]!.path}`).toBeGreaterThanOrEqual(148);
   });

@@ -12,7 +12,10 @@ export interface PageRecord {
   truncated: boolean;
   fetchMs: number;
   title: string | null;
+  /** Crawls before migration 0006 only (redirects followed inside the fetch); null since. */
   redirectChainJson: string | null;
+  /** A redirect answer's Location, resolved, no fragment (RFC 9110 §15.4); null for other answers. */
+  location: string | null;
   fetchedAtMs: number;
   /** SHA-256 (hex) of the normalized visible text; null for pages without text. */
   fingerprint: string | null;
@@ -20,6 +23,8 @@ export interface PageRecord {
   minhash: Buffer | null;
   textChars: number | null;
   noindex: boolean;
+  /** Links past the per-page cap (MAX_LINKS_PER_PAGE), counted, not stored (migration 0007). */
+  linksOverCap: number;
 }
 
 /** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
@@ -54,8 +59,8 @@ export class CrawlRepository {
   constructor(readonly db: Database) {
     this.insertPageStatement = db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
-                                     fingerprint, minhash, text_chars, noindex)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                     fingerprint, minhash, text_chars, noindex, location, links_over_cap)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
@@ -109,6 +114,8 @@ export class CrawlRepository {
       page.minhash,
       page.textChars,
       page.noindex ? 1 : 0,
+      page.location,
+      page.linksOverCap,
     );
   }
 
@@ -134,7 +141,11 @@ export class CrawlRepository {
   /** Links refused per link rule in one crawl (one per distinct link of a page). */
   refusalCounts(crawlId: number): Record<string, number> {
     const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
-    return Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    // Links past a page's cap have no link rows: their count is stored with the page (migration 0007).
+    const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+    if (overCap > 0) counts['max-links-per-page'] = overCap;
+    return counts;
   }
 
   /**

@@ -91,7 +91,7 @@ describe('SqliteFrontier', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       const [id] = frontier.add([candidate('a.test', 'x', 3)], 0).ids;
       const claimed = frontier.claimNext(5, 0);
-      expect(claimed).toEqual([{ id, url: 'http://a.test/x', host: 'a.test', depth: 3, attempts: 0 }]);
+      expect(claimed).toEqual([{ id, url: 'http://a.test/x', host: 'a.test', depth: 3, attempts: 0, redirectHops: 0 }]);
       expect(db.prepare(`SELECT state, attempts FROM urls WHERE id = ?`).get(id)).toEqual({ state: 'in_flight', attempts: 1 });
     });
 

@@ -11,6 +11,8 @@ export interface FrontierCandidate {
   registrableDomain: string | null;
   depth: number;
   discoveredFrom: number | null;
+  /** Consecutive redirects that led to the URL (a redirect target: the redirecting URL's + 1). @default 0 */
+  redirectHops?: number;
 }
 
 /** A URL handed out for fetching (state now in_flight). */
@@ -21,6 +23,8 @@ export interface ClaimedUrl {
   depth: number;
   /** Times this URL was claimed before this claim (retries). */
   attempts: number;
+  /** Consecutive redirects that led to the URL when it was discovered (0 unless a redirect target). */
+  redirectHops: number;
 }
 
 export interface FrontierCounts {
@@ -143,11 +147,11 @@ export class SqliteFrontier implements FrontierStore {
     private readonly policy: PolitenessPolicy,
   ) {
     this.insertUrl = db.prepare(
-      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
+      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
     );
     this.refill = db.prepare(
-      `SELECT id, url, host, depth, attempts FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
+      `SELECT id, url, host, depth, attempts, redirect_hops AS redirectHops FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
     );
     this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?`);
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
@@ -179,7 +183,7 @@ export class SqliteFrontier implements FrontierStore {
         ids.push(known);
         continue;
       }
-      const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs);
+      const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0);
       const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
       this.seen.set(c.normalizedKey, id);
       ids.push(id);

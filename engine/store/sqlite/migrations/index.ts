@@ -4,6 +4,8 @@ import { migration0002 } from './0002-url-aliases';
 import { migration0003 } from './0003-checkpoints';
 import { migration0004 } from './0004-content-duplicates';
 import { migration0005 } from './0005-page-texts';
+import { migration0006 } from './0006-redirect-hops';
+import { migration0007 } from './0007-links-over-cap';
 
 /** One schema step. `version` numbers are consecutive from 1; PRAGMA user_version records the last applied. */
 export interface Migration {
@@ -13,7 +15,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
 
 /**
  * Brings `db` to the newest schema, each migration in its own transaction.

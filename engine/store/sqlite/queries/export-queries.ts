@@ -22,7 +22,10 @@ export interface PageExportRow {
   fetchedAtMs: number;
   fingerprint: string | null;
   textChars: number | null;
+  /** Chain followed inside one fetch, JSON; crawls before migration 0006 only. */
   redirectChainJson: string | null;
+  /** A redirect's Location (its `httpStatus` is the 3xx); null for other answers. */
+  location: string | null;
 }
 
 /** One row of a frontier export. */
@@ -85,7 +88,7 @@ export class ExportQueries {
       .get(
         `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
                 p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
-                p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson
+                p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson, p.location
          FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as PageExportRow[];

@@ -26,6 +26,7 @@ const RULE_WORDS: Record<string, string> = {
   'include-domains': 'not in the included domains',
   'exclude-domains': 'in the excluded domains',
   'max-depth': 'deeper than max depth',
+  'max-links-per-page': 'past the links kept per page',
   robots: 'disallowed by robots.txt',
 };
 
