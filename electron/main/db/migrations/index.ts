@@ -16,7 +16,9 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
 
 /**
- * Brings `db` to the newest schema, each migration in its own transaction.
+ * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
+ * reads user_version again under the write lock: two processes opening one old file at once apply
+ * each step once (the second waits on busy_timeout, then finds it done).
  * @returns the versions applied by this call (empty when already current)
  * @throws CodedError-like Error with code SCHEMA_TOO_NEW when the file comes from a newer Crawlbench
  */
@@ -31,11 +33,16 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-    applied.push(migration.version);
+    const ran = db
+      .transaction(() => {
+        // Another process may have applied it since the first read.
+        if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return false;
+        migration.up(db);
+        db.pragma(`user_version = ${migration.version}`);
+        return true;
+      })
+      .immediate();
+    if (ran) applied.push(migration.version);
   }
   return applied;
 }
