@@ -4,8 +4,9 @@ import { migration0002 } from './0002-url-aliases';
 import { migration0003 } from './0003-checkpoints';
 import { migration0004 } from './0004-content-duplicates';
 import { migration0005 } from './0005-page-texts';
+import { migration0008 } from './0008-crawl-lease';
 
-/** One schema step. `version` numbers are consecutive from 1; PRAGMA user_version records the last applied. */
+/** One schema step. `version` numbers ascend from 1 (0006 and 0007 come from other branches); PRAGMA user_version records the last applied. */
 export interface Migration {
   version: number;
   name: string;
@@ -13,7 +14,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0008];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
