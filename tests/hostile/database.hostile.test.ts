@@ -93,7 +93,9 @@ function inspect<T>(file: string, read: (db: BetterSqlite3.Database) => T): T {
 const doneUrls = (file: string): string[] => inspect(file, (db) => db.prepare(`SELECT url FROM urls WHERE state = 'done' ORDER BY url`).pluck().all() as string[]);
 const crawlRows = (file: string) => inspect(file, (db) => db.prepare(`SELECT id, status FROM crawls ORDER BY id`).all() as { id: number; status: string }[]);
 const integrity = (file: string): string => inspect(file, (db) => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; '));
-const leaseRows = (file: string): number => inspect(file, (db) => db.prepare(`SELECT COUNT(*) FROM crawl_lease`).pluck().get() as number);
+/** Lease rows left in the file (0 when it has no lease table). */
+const leaseRows = (file: string): number =>
+  inspect(file, (db) => (db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'crawl_lease'`).get() ? (db.prepare(`SELECT COUNT(*) FROM crawl_lease`).pluck().get() as number) : 0));
 const oneLine = (text: string): boolean => text.trim().split('\n').length === 1 && !/\n\s+at /.test(text);
 /** The stderr lines that are not progress lines. */
 const messages = (text: string): string[] => text.split('\n').filter((line) => line !== '' && !/^(fetched |done: )/.test(line));

@@ -149,7 +149,8 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   const userAgent = str('user-agent');
   if (userAgent !== undefined) {
     // A header value: CR/LF would split the request (header injection), other controls are refused by HTTP.
-    if (userAgent.trim() === '' || userAgent.length > 512 || /[\u0000-\u001f\u007f]/.test(userAgent)) {
+    const control = [...userAgent].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+    if (userAgent.trim() === '' || userAgent.length > 512 || control) {
       throw new CodedError('INVALID_FLAG', `--user-agent must be 1-512 printable characters without CR, LF or other control characters, got ${JSON.stringify(userAgent)}`);
     }
     settings.userAgent = userAgent;
