@@ -68,3 +68,16 @@ export function storageError(error: unknown, dbFile: string): Error {
   const wrapped = new CodedError(known.code, `${known.words} (${detail}) writing ${dbFile}; the crawl is interrupted and nothing committed is lost: ${advice}`);
   return Object.assign(wrapped, { cause: error });
 }
+
+/**
+ * A storage failure of a request that is not a crawl (saving settings, creating a checkpoint from
+ * the app) as the IPC error the client shows: the same codes as {@link storageError}, saying the
+ * change was not saved; null when `error` is not a storage failure.
+ */
+export function storageErrorInfo(error: unknown): { code: string; message: string } | null {
+  if (error instanceof CodedError && error.code !== 'CHECKPOINT_FAILED') return null;
+  const low = lowLevelCode(error);
+  const known = low === null ? undefined : STORAGE_CODES[low];
+  if (!known) return null;
+  return { code: known.code, message: `${known.words} (${rawCode(error) ?? low}): the change was not saved; free some space or fix the disk, then try again` };
+}
