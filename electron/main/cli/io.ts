@@ -45,12 +45,12 @@ export function intFlag(name: string, value: string | undefined, min: number, ma
 }
 
 /**
- * Parses a decimal flag value (digits with an optional fraction: `2`, `0.5`).
+ * Parses a decimal flag value (digits with an optional fraction: `2`, `0.5`, `.5`; no sign, hex or exponent).
  * @throws CodedError INVALID_FLAG naming the flag and its range
  */
 export function decimalFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  const parsed = /^(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new CodedError('INVALID_FLAG', `--${name} expects a number from ${min} to ${max}, got "${value}"`);
   return parsed;
 }

@@ -171,8 +171,17 @@ function createReserve(db: Database): string | null {
 
 const holds = new Map<string, Hold>();
 
+const memoryKeys = new WeakMap<Database, string>();
+
+/** The file a hold is for; each in-memory database is its own. */
 function keyOf(db: Database): string {
-  return path.resolve(db.name);
+  if (!db.memory) return path.resolve(db.name);
+  let key = memoryKeys.get(db);
+  if (!key) {
+    key = `:memory:${randomUUID()}`;
+    memoryKeys.set(db, key);
+  }
+  return key;
 }
 
 function writeRow(db: Database, me: LeaseOwner, crawlId: number | null, nowMs: number): void {
