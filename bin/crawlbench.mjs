@@ -4,11 +4,20 @@
 // bundle cannot be built, the TypeScript source through tsx.
 import { pathToFileURL } from 'node:url';
 
-// A reader that stops early (`crawlbench normalize | head`) closes the pipe: exit quietly.
-for (const stream of [process.stdout, process.stderr]) {
+// A reader that stops early (`crawlbench export … | head -1`) closes the pipe: exit quietly (0,
+// the reader has what it wanted). Any other write error on stdout or stderr (ENOSPC from
+// /dev/full, EIO) is one line on stderr, if stderr still takes it, and exit code 1: never a stack trace.
+for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]]) {
   stream.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    if (name === 'stdout') {
+      try {
+        process.stderr.write(`crawlbench: cannot write to stdout: ${error.message.split('\n')[0]}\n`);
+      } catch {
+        // stderr is gone too: the exit code says it.
+      }
+    }
+    process.exit(1);
   });
 }
 

@@ -10,6 +10,15 @@ export type { Database } from './store/sqlite/database';
 /** Opening a crawl database: WAL, numbered migrations; the Electron ABI build's path for the app. */
 export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDatabaseOptions } from './store/sqlite/connection';
 
+/**
+ * The crawl lease: one crawling process per database file (a row taken with BEGIN IMMEDIATE,
+ * taken over from a dead owner), and who else holds it.
+ */
+export { CrawlLease, otherLiveHolder } from './store/sqlite/crawl-lease';
+
+/** SQLite errors as the app reports them: DISK_FULL, DB_IO_ERROR, DB_BUSY … in plain words. */
+export { isStorageError, storageError, storageErrorInfo } from './store/sqlite/storage-errors';
+
 /** Crawl rows: create, settings, status, summaries (the crawl repository). */
 export { CrawlRepository } from './store/sqlite/crawl-repository';
 

@@ -21,8 +21,8 @@ export interface FixtureServer {
   stop(): Promise<void>;
 }
 
-/** Starts the fixture server on a free 127.0.0.1 port. Unknown hosts and paths answer 404. */
-export async function startFixtureServer(sites: Record<string, Record<string, Handler>> = FIXTURE_SITES): Promise<FixtureServer> {
+/** Starts the fixture server on a free 127.0.0.1 port (or `options.port`). Unknown hosts and paths answer 404. */
+export async function startFixtureServer(sites: Record<string, Record<string, Handler>> = FIXTURE_SITES, options: { port?: number } = {}): Promise<FixtureServer> {
   const requests: FixtureRequest[] = [];
   const active = new Map<string, number>();
   const server = http.createServer((request, response) => {
@@ -44,7 +44,10 @@ export async function startFixtureServer(sites: Record<string, Record<string, Ha
     void Promise.resolve(handler(request, response)).catch(() => response.destroy());
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     port,

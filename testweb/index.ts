@@ -15,12 +15,15 @@ export interface TestWeb {
   stop(): Promise<void>;
 }
 
-/** Starts nginx with the Python docs and the fixture server, both on 127.0.0.1. */
-export async function startTestWeb(): Promise<TestWeb> {
-  const nginx = await startNginx();
+/**
+ * Starts nginx with the Python docs and the fixture server, both on 127.0.0.1: on free ports, or
+ * nginx on `options.port` and the fixture server on the port after it.
+ */
+export async function startTestWeb(options: { port?: number } = {}): Promise<TestWeb> {
+  const nginx = await startNginx(undefined, options.port === undefined ? {} : { port: options.port });
   let fixtures: FixtureServer;
   try {
-    fixtures = await startFixtureServer();
+    fixtures = await startFixtureServer(undefined, options.port === undefined ? {} : { port: options.port + 1 });
   } catch (error) {
     await nginx.stop();
     throw error;

@@ -18,13 +18,13 @@ export interface NginxSite {
 /**
  * Starts nginx (Debian nginx-light) in the foreground on a free 127.0.0.1 port serving `root`,
  * with its config, logs and temp files in a fresh temporary folder. `robotsTxt` makes nginx answer
- * /robots.txt with that text (the docs folder itself is read-only).
+ * /robots.txt with that text (the docs folder itself is read-only). `port` picks the port instead.
  * @throws Error naming the missing package when nginx or the docs are not installed
  */
-export async function startNginx(root = PYTHON_DOCS_ROOT, options: { robotsTxt?: string } = {}): Promise<NginxSite> {
+export async function startNginx(root = PYTHON_DOCS_ROOT, options: { robotsTxt?: string; port?: number } = {}): Promise<NginxSite> {
   if (!fs.existsSync(NGINX_BINARY)) throw new Error(`${NGINX_BINARY} not found: apt-get install nginx-light`);
   if (!fs.existsSync(root)) throw new Error(`${root} not found: apt-get install python3.11-doc`);
-  const port = await freeLoopbackPort();
+  const port = options.port ?? (await freeLoopbackPort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-nginx-'));
   const accessLog = path.join(dir, 'access.log');
   const config = `

@@ -259,8 +259,16 @@ describe('createDispatcher', () => {
 
     it('an Error carrying a code property that is not a CodedError is still INTERNAL', async () => {
       const handlers = fakeHandlers();
-      handlers['crawl.list'].mockRejectedValueOnce(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }));
+      handlers['crawl.list'].mockRejectedValueOnce(Object.assign(new Error('bad thing'), { code: 'ERR_SOMETHING' }));
       expectError(await createDispatcher(handlers)('crawl.list', {}), 'INTERNAL');
+    });
+
+    it('a refused write (SQLITE_IOERR, SQLITE_FULL) is its storage code in plain words, not INTERNAL', async () => {
+      const handlers = fakeHandlers();
+      handlers['crawl.list'].mockRejectedValueOnce(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }));
+      expectError(await createDispatcher(handlers)('crawl.list', {}), 'DB_IO_ERROR');
+      handlers['crawl.list'].mockRejectedValueOnce(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+      expect(await createDispatcher(handlers)('crawl.list', {})).toMatchObject({ ok: false, error: { code: 'DISK_FULL', message: expect.stringContaining('the disk is full (SQLITE_FULL)') } });
     });
 
     it('a thrown non-Error becomes INTERNAL', async () => {

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/types/result';
-import { openDatabase } from '../../engine';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import { procStartOf } from '../../engine/store/sqlite/crawl-lease';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { createAppServices, type AppServices } from './app-services';
 
@@ -72,6 +74,43 @@ describe('createAppServices: after an unclean exit', () => {
     await settled(services, crawlId);
     // nowhere.test is refused (closed resolver): the two unfinished URLs end as errors, none is left.
     expect(services.crawls.repositoryForQueries.stateCounts(crawlId)).toEqual({ pending: 0, in_flight: 0, done: 2, error: 2 });
+  });
+});
+
+describe('createAppServices: a crawl another live process runs', () => {
+  it('is neither marked interrupted nor offered at start; starting, resuming or rolling back answers DB_BUSY; once that process is dead it is offered', async () => {
+    const crawlId = seedDeadCrawl();
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await new Promise((resolve) => other.once('spawn', resolve));
+    try {
+      const db = openDatabase(dbPath);
+      db.prepare(`INSERT INTO crawl_lease (id, owner_id, pid, hostname, proc_start, crawl_id, acquired_at_ms, heartbeat_ms) VALUES (1, 'other', ?, ?, ?, ?, ?, ?)`).run(
+        other.pid,
+        os.hostname(),
+        procStartOf(other.pid!),
+        crawlId,
+        Date.now(),
+        Date.now(),
+      );
+      db.close();
+      const services = start();
+      expect(value(await services.dispatch('crawl.getRecovery', {}))).toBeNull();
+      expect(services.crawls.repositoryForQueries.getCrawl(crawlId).status).toBe('running');
+      const busy = { ok: false, error: { code: 'DB_BUSY', message: `crawl ${crawlId} is being run by pid ${other.pid} (stop it, or wait for it to finish)` } };
+      expect(await services.dispatch('crawl.resume', { crawlId })).toMatchObject(busy);
+      expect(await services.dispatch('crawl.start', { seeds: ['http://nowhere.test/'] })).toMatchObject({ ok: false, error: { code: 'DB_BUSY' } });
+      value(await services.dispatch('checkpoints.create', { crawlId, name: 'cp' }));
+      expect(await services.dispatch('checkpoints.resume', { crawlId, name: 'cp' })).toMatchObject({ ok: false, error: { code: 'DB_BUSY' } });
+      // Readers keep working alongside.
+      expect(value<unknown[]>(await services.dispatch('crawl.list', {}))).toHaveLength(1);
+      await services.close();
+      open.length = 0;
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((resolve) => other.once('exit', resolve));
+    }
+    const next = start();
+    expect(value(await next.dispatch('crawl.getRecovery', {}))).toMatchObject({ crawlId });
   });
 });
 

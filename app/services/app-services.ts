@@ -1,9 +1,15 @@
 import path from 'node:path';
-import { type Database, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, DuplicateQueries, ExportQueries, FrontierQueries } from '../../engine';
+import type { Database } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine';
+import { openDatabase } from '../../engine';
+import { CrawlLease, otherLiveHolder } from '../../engine';
+import { DuplicateQueries } from '../../engine';
+import { ExportQueries } from '../../engine';
+import { FrontierQueries } from '../../engine';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
@@ -50,11 +56,12 @@ export interface AppServices {
 
 /**
  * Composition root shared by the Electron main process and the browser-mode server. Crawls left
- * `running` by a process that died are marked `interrupted`, and offered in "Resume crawl?".
- * "Resume from checkpoint" stops every crawl, closes the database, copies the snapshot over it,
- * reopens it (checkpoint rows and app settings carried over), then resumes the crawl; requests
- * that arrive meanwhile get BUSY.
- * @throws CodedError DB_OPEN_FAILED
+ * `running` by a process that died are marked `interrupted`, and offered in "Resume crawl?"; while
+ * another live process holds the database's crawl lease, its crawls are left alone and not offered.
+ * "Resume from checkpoint" stops every crawl, takes the crawl lease (DB_BUSY when another process
+ * crawls this database), rolls the database back through SQLite's backup (checkpoint rows and app
+ * settings carried over), then resumes the crawl; requests that arrive meanwhile get BUSY.
+ * @throws CodedError DB_OPEN_FAILED, NOT_A_CRAWL_DB, SCHEMA_TOO_NEW
  */
 export function createAppServices(options: AppServicesOptions): AppServices {
   const sinks = new Set<EventSink>();
@@ -67,8 +74,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   /** Opens the database and binds the services to it. @returns the store and the crawls marked interrupted */
   const open = (): { store: DataStore; interrupted: number[] } => {
     const db = openDatabase(options.dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    const interrupted = db.prepare(`SELECT id FROM crawls WHERE status = 'running' ORDER BY id DESC`).pluck().all() as number[];
-    db.prepare(`UPDATE crawls SET status = 'interrupted' WHERE status = 'running'`).run();
+    // Crawls marked running belong to the live lease holder, if there is one; else their process died.
+    const interrupted = db
+      .transaction(() => {
+        if (otherLiveHolder(db)) return [];
+        const ids = db.prepare(`SELECT id FROM crawls WHERE status = 'running' ORDER BY id DESC`).pluck().all() as number[];
+        db.prepare(`UPDATE crawls SET status = 'interrupted' WHERE status = 'running'`).run();
+        return ids;
+      })
+      .immediate();
     const settings = new SettingsService(db);
     const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults() }, {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
@@ -78,7 +92,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
 
   const first = open();
-  let store = first.store;
+  const store = first.store;
   let busy: string | null = null;
   const recovery = new RecoveryService(first.interrupted);
   const exportService = new ExportService(
@@ -94,17 +108,14 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     busy = `Rolling back crawl ${crawlId} to checkpoint ${name}`;
     try {
       await store.crawls.close();
-      store.db.close();
-      let failure: unknown = null;
+      const lease = CrawlLease.acquire(store.db, crawlId);
       try {
-        restoreCheckpoint(options.dbPath, checkpoint);
-      } catch (error) {
-        failure = error;
+        await restoreCheckpoint(store.db, checkpoint);
+        recordCheckpoints(store.db, all);
+        store.settings.restore(settingsRows);
+      } finally {
+        lease.release();
       }
-      store = open().store;
-      if (failure) throw failure;
-      recordCheckpoints(store.db, all);
-      store.settings.restore(settingsRows);
     } finally {
       busy = null;
     }

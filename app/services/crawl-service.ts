@@ -1,6 +1,11 @@
-import { type Database, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlRepository, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
+import type { Database } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
+import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine';
+import { CrawlLease } from '../../engine';
+import { CrawlRepository } from '../../engine';
+import { isStorageError, storageError } from '../../engine';
+import { CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
@@ -34,11 +39,14 @@ export function effectiveSettings(input: Partial<CrawlSettings> | undefined, opt
 
 /**
  * Starts, stops and reports crawls over one database: the headless service behind the Electron
- * app, the browser-mode server and the CLI alike.
+ * app, the browser-mode server and the CLI alike. While any crawl runs, the service holds the
+ * database's crawl lease (db/crawl-lease.ts), so a second process cannot crawl the same file.
  */
 export class CrawlService {
   private readonly repository: CrawlRepository;
   private readonly running = new Map<number, { runner: CrawlRunner; done: Promise<CrawlSummary> }>();
+  /** Held while a crawl runs (or is being set up) in this service. */
+  private lease: CrawlLease | null = null;
 
   constructor(
     private readonly db: Database,
@@ -53,13 +61,41 @@ export class CrawlService {
   /**
    * Creates a crawl and starts it in the background.
    * @returns the crawl id and a promise of its final summary
-   * @throws CodedError INVALID_SEED, INVALID_SETTINGS
+   * @throws CodedError INVALID_SEED, INVALID_SETTINGS, DB_BUSY (another live process crawls this
+   *   database), DISK_FULL or another storage code when the database refuses the first writes
    */
   start(seeds: readonly string[], input?: Partial<CrawlSettings>): { crawlId: number; done: Promise<CrawlSummary> } {
     const validSeeds = validateSeeds(seeds);
     const settings = effectiveSettings({ ...this.options.defaults?.(), ...input }, this.options);
-    const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
-    return { crawlId, done: this.run(crawlId, validSeeds, settings) };
+    const lease = this.takeLease(null);
+    try {
+      const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
+      lease.setCrawl(crawlId);
+      return { crawlId, done: this.run(crawlId, validSeeds, settings) };
+    } catch (error) {
+      this.releaseLeaseIfIdle();
+      throw storageError(error, this.db.name);
+    }
+  }
+
+  /** This service's hold on the crawl lease, taken when it holds none. @throws CodedError DB_BUSY */
+  private takeLease(crawlId: number | null): CrawlLease {
+    if (this.lease) {
+      if (crawlId !== null) this.lease.setCrawl(crawlId);
+      return this.lease;
+    }
+    try {
+      this.lease = CrawlLease.acquire(this.db, crawlId);
+    } catch (error) {
+      throw storageError(error, this.db.name);
+    }
+    return this.lease;
+  }
+
+  private releaseLeaseIfIdle(): void {
+    if (this.running.size > 0 || !this.lease) return;
+    this.lease.release();
+    this.lease = null;
   }
 
   /**
@@ -67,14 +103,21 @@ export class CrawlService {
    * pending, everything committed stays done, and the URL-seen test skips what is known, so
    * nothing committed is fetched twice. The process's resolver options apply again; `overrides`
    * (e.g. a higher maxPages) are stored with the crawl.
-   * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING
+   * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING, DB_BUSY (another live process crawls this
+   *   database), DISK_FULL or another storage code
    */
   resume(crawlId: number, overrides: Partial<CrawlSettings> = {}): { crawlId: number; done: Promise<CrawlSummary> } {
     if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
     const crawl = this.repository.getCrawl(crawlId);
     const settings = effectiveSettings({ ...crawl.settings, ...overrides }, this.options);
-    if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });
-    return { crawlId, done: this.run(crawlId, crawl.seeds, settings) };
+    this.takeLease(crawlId);
+    try {
+      if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });
+      return { crawlId, done: this.run(crawlId, crawl.seeds, settings) };
+    } catch (error) {
+      this.releaseLeaseIfIdle();
+      throw storageError(error, this.db.name);
+    }
   }
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
@@ -84,12 +127,22 @@ export class CrawlService {
     const done = runner
       .run()
       .catch((error: unknown) => {
-        this.onFail?.(crawlId, toErrorInfo(error));
-        throw error;
+        if (isStorageError(error) && this.lease?.freeReserve()) {
+          // The runner's own `interrupted` write may have failed like the one before it; with the reserve freed it gets through.
+          try {
+            this.repository.setStatus(crawlId, 'interrupted', null);
+          } catch {
+            // The next process to take the lease marks it interrupted.
+          }
+        }
+        const reported = storageError(error, this.db.name);
+        this.onFail?.(crawlId, toErrorInfo(reported));
+        throw reported;
       })
       .finally(() => {
         if (timer) clearInterval(timer);
         this.running.delete(crawlId);
+        this.releaseLeaseIfIdle();
       });
     // Callers that only start a crawl learn of a failure through onFail.
     done.catch(() => undefined);
@@ -106,15 +159,25 @@ export class CrawlService {
    * Re-queues a stopped crawl's error URLs ("Clear error cache", seed 004) and/or its pages
    * fetched more than `refreshOlderThanMs` ago; `resume` then fetches them.
    * @returns counts re-queued
-   * @throws CodedError CRAWL_RUNNING (stop it first), CRAWL_NOT_FOUND
+   * @throws CodedError CRAWL_RUNNING (stop it first), CRAWL_NOT_FOUND, DB_BUSY (another process
+   *   crawls this database), DISK_FULL or another storage code
    */
   requeue(crawlId: number, options: { errors?: boolean; refreshOlderThanMs?: number }): { errors: number; refreshed: number } {
     if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is running: stop or pause it first`);
     this.repository.getCrawl(crawlId);
-    return this.db.transaction(() => ({
-      errors: options.errors ? this.repository.requeueErrors(crawlId) : 0,
-      refreshed: options.refreshOlderThanMs === undefined ? 0 : this.repository.requeueOlderThan(crawlId, options.refreshOlderThanMs, Date.now()),
-    }))();
+    this.takeLease(crawlId);
+    try {
+      return this.db
+        .transaction(() => ({
+          errors: options.errors ? this.repository.requeueErrors(crawlId) : 0,
+          refreshed: options.refreshOlderThanMs === undefined ? 0 : this.repository.requeueOlderThan(crawlId, options.refreshOlderThanMs, Date.now()),
+        }))
+        .immediate();
+    } catch (error) {
+      throw storageError(error, this.db.name);
+    } finally {
+      this.releaseLeaseIfIdle();
+    }
   }
 
   /** Pauses a running crawl: in-flight fetches finish and are recorded; `resume` continues it. @returns false when it was not running */
@@ -172,7 +235,11 @@ export class CrawlService {
     return this.repository;
   }
 
-  /** Takes an `auto-…` checkpoint and drops automatic ones beyond the newest AUTO_CHECKPOINTS_KEPT. Failures are reported, never thrown. */
+  /**
+   * Takes an `auto-…` checkpoint and drops automatic ones beyond the newest AUTO_CHECKPOINTS_KEPT.
+   * A storage failure (full disk, I/O error) ends the crawl as `interrupted` through the runner's
+   * error path; other failures are reported as warnings. Never throws.
+   */
   private async autoCheckpoint(crawlId: number): Promise<void> {
     try {
       const name = `auto-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -180,7 +247,8 @@ export class CrawlService {
       const autos = listCheckpoints(this.db, crawlId).filter((c) => c.name.startsWith('auto-'));
       for (const old of autos.slice(AUTO_CHECKPOINTS_KEPT)) deleteCheckpoint(this.db, old);
     } catch (error) {
-      process.emitWarning(`Automatic checkpoint of crawl ${crawlId} failed: ${(error as Error).message}`);
+      if (isStorageError(error)) this.running.get(crawlId)?.runner.fail(storageError(error, this.db.name));
+      else process.emitWarning(`Automatic checkpoint of crawl ${crawlId} failed: ${(error as Error).message}`);
     }
   }
 

@@ -1,27 +1,30 @@
 import { parseArgs } from 'node:util';
-import { createCheckpoint, listCheckpoints, openDatabase } from '../../engine';
-import { failLine, intFlag, type CommandIo } from '../io';
+import { createCheckpoint, listCheckpoints } from '../../engine';
+import { openDatabase } from '../../engine';
+import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
 export const CHECKPOINTS_USAGE = 'Usage: crawlbench checkpoints --db FILE [--crawl ID] [--create NAME] [--json]';
 
 /**
  * `crawlbench checkpoints`: lists a database's checkpoints (time, crawl, pages done, frontier
- * size, settings hash), or with `--create NAME` snapshots a crawl now.
+ * size, settings hash), or with `--create NAME` snapshots a crawl now. Listing opens the database
+ * read-only (nothing in the file changes); either way a file that is not a Crawlbench database is
+ * refused (NOT_A_CRAWL_DB, SCHEMA_TOO_NEW, DB_NOT_FOUND), exit code 2.
  */
 export async function checkpointsCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, crawl: { type: 'string' }, create: { type: 'string' }, json: { type: 'boolean' } } }));
   } catch (error) {
-    return failLine(io, `${(error as Error).message}\n${CHECKPOINTS_USAGE}`);
+    return failLine(io, parseErrorLine(error, argv, 'checkpoints'));
   }
-  if (!values.db) return failLine(io, `--db FILE is required\n${CHECKPOINTS_USAGE}`);
+  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench checkpoints --help)`);
   let db;
   try {
-    db = openDatabase(values.db);
     let crawlId = intFlag('crawl', values.crawl, 1);
+    db = openDatabase(values.db, values.create ? { create: false } : { readonly: true });
     if (values.create) {
-      crawlId ??= db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number;
+      crawlId ??= (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null) ?? 0;
       const made = await createCheckpoint(db, crawlId, values.create);
       io.stderr.write(`checkpoint ${made.name} of crawl ${made.crawlId}: ${made.pagesDone} pages done, ${made.frontierSize} in the frontier -> ${made.file}\n`);
     }
@@ -38,7 +41,7 @@ export async function checkpointsCommand(argv: string[], io: CommandIo): Promise
     }
     return 0;
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   } finally {
     db?.close();
   }

@@ -2,9 +2,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
-import { openDatabase, parseHostOverride, parseExtensionList, type HousekeepingStats } from '../../engine';
+import { openDatabase } from '../../engine';
+import { parseHostOverride } from '../../engine';
+import { parseExtensionList } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
-import { failLine, intFlag, type CommandIo } from '../io';
+import type { HousekeepingStats } from '../../engine';
+import { decimalFlag, EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { trapStopSignals } from '../signals';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
@@ -55,18 +59,18 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
       },
     });
   } catch (error) {
-    return failLine(io, `${(error as Error).message}\n${CRAWL_USAGE}`);
+    return failLine(io, parseErrorLine(error, argv, 'crawl'));
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) return failLine(io, `no seed URL given\n${CRAWL_USAGE}`);
-  if (!values.db) return failLine(io, `--db FILE is required\n${CRAWL_USAGE}`);
+  if (positionals.length === 0) return failLine(io, `MISSING_SEED: no seed URL given (see crawlbench crawl --help)`);
+  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench crawl --help)`);
 
   let settings: Partial<CrawlSettings>;
   try {
     settings = crawlSettingsFromFlags(values);
     checkpointOptions(values);
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   }
 
   if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
@@ -75,12 +79,11 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   try {
     db = openDatabase(values.db);
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   }
   const startedAt = performance.now();
   const service = new CrawlService(db, checkpointOptions(values), { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
-  const interrupt = () => service.close();
-  process.once('SIGINT', interrupt);
+  const signals = trapStopSignals(io, () => void service.close());
   try {
     const { crawlId, done } = service.start(positionals, settings);
     const summary = await done;
@@ -89,13 +92,14 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`);
     }
+    if (signals.received) return EXIT_SIGNAL[signals.received];
     const seedFailure = summary.fetched === 0 ? firstSeedError(db, crawlId) : null;
     if (seedFailure) return failLine(io, `seed unreachable: ${seedFailure}`);
     return 0;
   } catch (error) {
-    return failLine(io, error instanceof CodedError ? error.message : `crawl failed: ${(error as Error).message}`);
+    return failWith(io, error instanceof CodedError ? error : new Error(`crawl failed: ${(error as Error).message}`));
   } finally {
-    process.off('SIGINT', interrupt);
+    signals.dispose();
     db.close();
   }
 }
@@ -114,7 +118,8 @@ export function housekeepingLine(stats: HousekeepingStats): string {
 
 /** `--checkpoint-every MS`: automatic checkpoints for a file database. */
 export function checkpointOptions(values: Record<string, unknown>): { autoCheckpointMs?: number } {
-  const every = intFlag('checkpoint-every', values['checkpoint-every'] as string | undefined, 1000);
+  // At most 2^31-1 ms (24.8 days): a longer timer would fire at once.
+  const every = intFlag('checkpoint-every', values['checkpoint-every'] as string | undefined, 1000, 2_147_483_647);
   return every === undefined ? {} : { autoCheckpointMs: every };
 }
 
@@ -130,23 +135,26 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   };
   assign('threads', intFlag('threads', str('threads'), 1, 256));
   assign('maxPages', intFlag('max-pages', str('max-pages'), 0));
-  assign('maxDepth', intFlag('max-depth', str('max-depth'), 0));
+  assign('maxDepth', intFlag('max-depth', str('max-depth'), 0, 1_000_000));
   assign('minDelayMs', intFlag('min-delay-ms', str('min-delay-ms'), 0, 3_600_000));
   assign('maxDelayMs', intFlag('max-delay-ms', str('max-delay-ms'), 0, 3_600_000));
   assign('maxInFlightPerHost', intFlag('per-host', str('per-host'), 1, 64));
   assign('timeoutMs', intFlag('timeout-ms', str('timeout-ms'), 100, 600_000));
-  const factor = str('delay-factor');
-  if (factor !== undefined) {
-    const k = Number(factor);
-    if (!Number.isFinite(k) || k < 0 || k > 100) throw new CodedError('INVALID_FLAG', `--delay-factor expects a number from 0 to 100, got "${factor}"`);
-    settings.delayFactor = k;
-  }
+  assign('delayFactor', decimalFlag('delay-factor', str('delay-factor'), 0, 100));
   const scope = str('scope');
   if (scope !== undefined) {
     if (!(CRAWL_SCOPES as readonly string[]).includes(scope)) throw new CodedError('INVALID_FLAG', `--scope must be one of ${CRAWL_SCOPES.join(', ')}, got "${scope}"`);
     settings.scope = scope as CrawlScope;
   }
-  assign('userAgent', str('user-agent'));
+  const userAgent = str('user-agent');
+  if (userAgent !== undefined) {
+    // A header value: CR/LF would split the request (header injection), other controls are refused by HTTP.
+    const control = [...userAgent].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+    if (userAgent.trim() === '' || userAgent.length > 512 || control) {
+      throw new CodedError('INVALID_FLAG', `--user-agent must be 1-512 printable characters without CR, LF or other control characters, got ${JSON.stringify(userAgent)}`);
+    }
+    settings.userAgent = userAgent;
+  }
   assign('maxUrlLength', intFlag('max-url-length', str('max-url-length'), 16, 65_536));
   const ignoreExt = str('ignore-ext');
   if (ignoreExt !== undefined) {

@@ -5,7 +5,7 @@ import { publicSuffixListSnapshot } from '../../app/services/url-services';
 import type { CommandIo } from '../io';
 import { mapJsonLines } from './normalize';
 
-const USAGE = 'usage: crawlbench domain [--mode seed|psl] [--generic com,org,…] [--additional co.uk,…] < hosts-or-urls.txt';
+export const DOMAIN_USAGE = 'Usage: crawlbench domain [--mode seed|psl] [--generic com,org,…] [--additional co.uk,…] < hosts-or-urls.txt';
 
 function list(value: string | undefined): string[] | undefined {
   return value === undefined ? undefined : value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
@@ -31,14 +31,14 @@ export async function domainCommand(argv: string[], io: CommandIo): Promise<numb
       allowPositionals: false,
     }));
   } catch (error) {
-    return failLine(io, `domain: ${(error as Error).message} (${USAGE})`);
+    return failLine(io, `domain: ${(error as Error).message} (${DOMAIN_USAGE})`);
   }
   const config = validateTldConfig({
     mode: values.mode ?? 'psl',
     generic: list(values.generic) ?? [...DEFAULT_GENERIC_TLDS],
     additional: list(values.additional) ?? [],
   });
-  if (!config.ok) return failLine(io, `domain: ${config.error.message.replace(/^mode /, '--mode ')} (${USAGE})`);
+  if (!config.ok) return failLine(io, `domain: ${config.error.message.replace(/^mode /, '--mode ')} (${DOMAIN_USAGE})`);
   let psl: PublicSuffixList | undefined;
   if (config.value.mode === 'psl') {
     try {

@@ -4,9 +4,12 @@ import { parseArgs } from 'node:util';
 import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase, CrawlRepository, ExportQueries } from '../../engine';
+import { openDatabase } from '../../engine';
+import { CrawlRepository } from '../../engine';
+import { ExportQueries } from '../../engine';
+import { isStorageError } from '../../engine';
 import { ExportService } from '../../app/services/export-service';
-import { failLine, intFlag, type CommandIo } from '../io';
+import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
 export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors [--format jsonl|csv] [--out FILE]';
 
@@ -15,25 +18,31 @@ const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier'
 /**
  * `crawlbench export`: writes one table of a crawl (newest crawl unless `--crawl ID`) as JSON lines
  * (default) or CSV (RFC 4180, header row) to stdout, or to `--out FILE` (which must not exist).
- * Columns are the GUI export's (app/services/export-service.ts EXPORT_COLUMNS).
- * @returns 0, or 2 for a bad flag, a missing database or crawl, or an existing --out file
+ * Columns are the GUI export's (app/services/export-service.ts EXPORT_COLUMNS). The
+ * database is opened read-only: nothing in it changes, and a file that is not a Crawlbench
+ * database is refused. `--out` is written to a temporary file beside it, which takes the name only
+ * when the export is complete (and never over a file that appeared meanwhile): a failed export
+ * leaves no partial file.
+ * @returns 0; 2 for a bad flag, a missing or foreign database, no such crawl, an existing --out
+ *   file; 3 when the disk refused the --out file (DISK_FULL); stdout that cannot be written is
+ *   bin/crawlbench.mjs's one line and exit code 1
  */
 export async function exportCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, crawl: { type: 'string' }, what: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } }));
   } catch (error) {
-    return failLine(io, `${(error as Error).message}\n${EXPORT_USAGE}`);
+    return failLine(io, parseErrorLine(error, argv, 'export'));
   }
-  if (!values.db) return failLine(io, `--db FILE is required\n${EXPORT_USAGE}`);
+  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench export --help)`);
   const kind = KINDS[values.what ?? ''];
-  if (!kind) return failLine(io, `--what must be one of ${Object.keys(KINDS).join(', ')}\n${EXPORT_USAGE}`);
+  if (!kind) return failLine(io, `INVALID_FLAG: --what must be one of ${Object.keys(KINDS).join(', ')} (see crawlbench export --help)`);
   const format = (values.format ?? 'jsonl') as ExportFormat;
-  if (format !== 'jsonl' && format !== 'csv') return failLine(io, `--format must be jsonl or csv, got "${values.format}"`);
-  if (!fs.existsSync(values.db)) return failLine(io, `No database at ${values.db}`);
+  if (format !== 'jsonl' && format !== 'csv') return failLine(io, `INVALID_FLAG: --format must be jsonl or csv, got "${values.format}"`);
   let db;
+  let staging: string | null = null;
   try {
-    db = openDatabase(values.db);
+    db = openDatabase(values.db, { readonly: true });
     const repository = new CrawlRepository(db);
     const crawlId = intFlag('crawl', values.crawl, 1) ?? (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null);
     if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${values.db}`);
@@ -41,18 +50,58 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
     const queries = new ExportQueries(db);
     const service = new ExportService({ queries: () => queries, profileOf: () => crawl.settings.normalizationProfile ?? PROFILES.standard }, () => undefined);
     let target: NodeJS.WritableStream = io.stdout;
-    if (values.out) {
-      const file = path.resolve(values.out);
-      if (fs.existsSync(file)) throw new CodedError('EXPORT_EXISTS', `${file} exists already`);
-      target = fs.createWriteStream(file, { flags: 'wx' });
+    const file = values.out ? path.resolve(values.out) : null;
+    if (file) {
+      if (fs.existsSync(file)) throw new CodedError('EXPORT_EXISTS', `${file} exists already (choose another --out file)`);
+      staging = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
+      target = fs.createWriteStream(staging, { flags: 'wx' });
     }
     const rows = await service.exportToStream(target, crawlId, kind, format);
-    if (values.out) await new Promise<void>((resolve, reject) => (target as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
-    io.stderr.write(`exported ${rows} rows of ${values.what} (crawl ${crawlId})${values.out ? ` to ${path.resolve(values.out)}` : ''}\n`);
+    if (file && staging) {
+      const stream = target as fs.WriteStream;
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.end(() => resolve());
+      });
+      // On disk before it takes its name: a crash never leaves a named but empty export.
+      const fd = fs.openSync(staging, 'r+');
+      try {
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      publish(staging, file);
+      staging = null;
+    }
+    io.stderr.write(`exported ${rows} rows of ${values.what} (crawl ${crawlId})${file ? ` to ${file}` : ''}\n`);
     return 0;
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    if (staging && isStorageError(error)) {
+      return failWith(io, Object.assign(new CodedError('DISK_FULL', `cannot write ${path.resolve(values.out!)}: ${(error as Error).message}; no partial file was left (free some space and export again)`), { cause: error }));
+    }
+    return failWith(io, error);
   } finally {
+    if (staging) fs.rmSync(staging, { force: true });
     db?.close();
   }
+}
+
+/**
+ * Gives a finished temporary file its final name without replacing a file that appeared
+ * meanwhile: a hard link fails with EEXIST where a rename would overwrite. File systems without
+ * hard links fall back to a rename after a last existence check.
+ * @throws CodedError EXPORT_EXISTS
+ */
+function publish(staging: string, file: string): void {
+  try {
+    fs.linkSync(staging, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new CodedError('EXPORT_EXISTS', `${file} appeared during the export; the export was not written (choose another --out file)`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw error;
+    if (fs.existsSync(file)) throw new CodedError('EXPORT_EXISTS', `${file} appeared during the export; the export was not written (choose another --out file)`);
+    fs.renameSync(staging, file);
+    return;
+  }
+  fs.rmSync(staging, { force: true });
 }

@@ -5,7 +5,7 @@ import { failLine, type CommandIo } from '../io';
 
 /** The standard streams of a command (defined once in cli/io.ts, re-exported for the URL commands). */
 
-const USAGE = 'usage: crawlbench normalize [--profile safe|standard|aggressive] [--explain] < urls.txt';
+export const NORMALIZE_USAGE = 'Usage: crawlbench normalize [--profile safe|standard|aggressive] [--explain] < urls.txt';
 
 /**
  * Calls `handle` for each line of `io.stdin` (without its line ending; blank lines skipped) and
@@ -39,11 +39,11 @@ export async function normalizeCommand(argv: string[], io: CommandIo): Promise<n
       allowPositionals: false,
     }));
   } catch (error) {
-    return failLine(io, `normalize: ${(error as Error).message} (${USAGE})`);
+    return failLine(io, `normalize: ${(error as Error).message} (${NORMALIZE_USAGE})`);
   }
   const profileName = values.profile ?? 'standard';
   if (!Object.hasOwn(PROFILES, profileName)) {
-    return failLine(io, `normalize: --profile must be safe, standard or aggressive, got "${profileName}" (${USAGE})`);
+    return failLine(io, `normalize: --profile must be safe, standard or aggressive, got "${profileName}" (${NORMALIZE_USAGE})`);
   }
   const normalize = createNormalizer(PROFILES[profileName as BuiltInProfileName], { explain: values.explain === true });
   await mapJsonLines(io, (input) => {

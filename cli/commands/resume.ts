@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, parseHostOverride } from '../../engine';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine';
+import { openDatabase } from '../../engine';
+import { CrawlLease } from '../../engine';
+import { parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
-import { failLine, intFlag, type CommandIo } from '../io';
+import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { trapStopSignals } from '../signals';
 import { housekeepingLine, resolverFlags } from './crawl';
 
 export const RESUME_USAGE =
@@ -11,35 +15,51 @@ export const RESUME_USAGE =
 /**
  * `crawlbench resume`: continues the newest unfinished crawl of `--db` (or `--crawl ID`) from its
  * committed state, or first rolls the database back to `--checkpoint NAME`. Prints the same JSON
- * summary as `crawl --json`.
- * @returns 0, or 2 when there is nothing to resume or an argument is wrong
+ * summary as `crawl --json`. The file must exist and be a Crawlbench database (it is never
+ * created); the crawl lease is taken before anything is written, so a database another live
+ * process crawls is refused with DB_BUSY, and a rollback never runs under another process's crawl.
+ * @returns 0; 2 when there is nothing to resume, an argument is wrong, the file is not a
+ *   Crawlbench database or is busy; 3 when storage interrupted the crawl; 130/143 on SIGINT/SIGTERM
  */
 export async function resumeCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, crawl: { type: 'string' }, checkpoint: { type: 'string' }, 'max-pages': { type: 'string' }, 'retry-errors': { type: 'boolean' }, 'refresh-older-than': { type: 'string' }, json: { type: 'boolean' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        ...resolverFlags,
+        db: { type: 'string' },
+        crawl: { type: 'string' },
+        checkpoint: { type: 'string' },
+        'max-pages': { type: 'string' },
+        'retry-errors': { type: 'boolean' },
+        'refresh-older-than': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }));
   } catch (error) {
-    return failLine(io, `${(error as Error).message}\n${RESUME_USAGE}`);
+    return failLine(io, parseErrorLine(error, argv, 'resume'));
   }
-  if (!values.db) return failLine(io, `--db FILE is required\n${RESUME_USAGE}`);
+  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench resume --help)`);
   let db;
   let crawlId: number;
   let hostOverrides;
   let maxPages: number | undefined;
   let refreshOlderThanMs: number | undefined;
+  /** Held from the rollback until the service holds the lease itself. */
+  let rollbackLease: CrawlLease | null = null;
   try {
     maxPages = intFlag('max-pages', values['max-pages'], 0);
     refreshOlderThanMs = intFlag('refresh-older-than', values['refresh-older-than'], 0);
     hostOverrides = (values.resolve ?? []).map(parseHostOverride);
-    db = openDatabase(values.db);
     const requested = intFlag('crawl', values.crawl, 1);
+    db = openDatabase(values.db, { create: false });
     if (values.checkpoint) {
       const all = listCheckpoints(db);
       const checkpoint = all.find((c) => c.name === values.checkpoint && (requested === undefined || c.crawlId === requested));
       if (!checkpoint) throw new CodedError('CHECKPOINT_NOT_FOUND', `No checkpoint named "${values.checkpoint}" (see crawlbench checkpoints --db ${values.db})`);
-      db.close();
-      restoreCheckpoint(values.db, checkpoint);
-      db = openDatabase(values.db);
+      rollbackLease = CrawlLease.acquire(db, checkpoint.crawlId);
+      await restoreCheckpoint(db, checkpoint);
       recordCheckpoints(db, all);
       crawlId = checkpoint.crawlId;
       io.stderr.write(`rolled back to checkpoint ${checkpoint.name} (${checkpoint.pagesDone} pages done, ${checkpoint.frontierSize} in the frontier)\n`);
@@ -53,28 +73,30 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
       crawlId = row;
     }
   } catch (error) {
+    rollbackLease?.release();
     db?.close();
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   }
   const startedAt = performance.now();
   const service = new CrawlService(db, { hostOverrides, closedResolver: values.closed ?? false }, { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
-  const interrupt = () => void service.close();
-  process.once('SIGINT', interrupt);
+  const signals = trapStopSignals(io, () => void service.close());
   try {
     if (values['retry-errors'] || refreshOlderThanMs !== undefined) {
       const requeued = service.requeue(crawlId, { errors: values['retry-errors'] ?? false, ...(refreshOlderThanMs === undefined ? {} : { refreshOlderThanMs }) });
       io.stderr.write(`re-queued ${requeued.errors} error URLs and ${requeued.refreshed} pages to refresh\n`);
     }
     const { done } = service.resume(crawlId, maxPages === undefined ? {} : { maxPages });
+    rollbackLease?.release();
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
     io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, frontierLeft: summary.queued, seconds, db: values.db })}\n`);
-    return 0;
+    return signals.received ? EXIT_SIGNAL[signals.received] : 0;
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   } finally {
-    process.off('SIGINT', interrupt);
+    rollbackLease?.release();
+    signals.dispose();
     db.close();
   }
 }

@@ -5,7 +5,7 @@ import { parseHostOverride, createParentFolder } from '../../engine';
 import { startBrowserServer } from '../../server/browser-server';
 import { createAppServices } from '../../app/services/app-services';
 import { appRoot } from '../../app/services/resources';
-import { failLine, intFlag, type CommandIo } from '../io';
+import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 import { resolverFlags } from './crawl';
 
 export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE] [--port N] [--resolve host=ip:port]... [--closed] [--renderer DIR]';
@@ -19,14 +19,16 @@ export function defaultDatabasePath(): string {
 /**
  * `crawlbench serve`: browser mode. Serves the built renderer and the IPC contract over a
  * WebSocket on 127.0.0.1, prints the URL to open (`http://127.0.0.1:PORT/t/TOKEN/`, the
- * per-launch token in its path), and runs until SIGINT/SIGTERM, stopping crawls cleanly.
+ * per-launch token in its path), and runs until SIGINT/SIGTERM, stopping crawls cleanly (status
+ * `stopped`, resumable; the crawl lease released).
+ * @returns 0 after a signal; 2 for a bad flag or a database it cannot open (NOT_A_CRAWL_DB, …)
  */
 export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' }, token: { type: 'string' } } }));
   } catch (error) {
-    return failLine(io, `${(error as Error).message}\n${SERVE_USAGE}`);
+    return failLine(io, parseErrorLine(error, argv, 'serve'));
   }
   let services;
   let port: number | undefined;
@@ -44,7 +46,7 @@ export async function serveCommand(argv: string[], io: CommandIo): Promise<numbe
       closedResolver: values.closed ?? false,
     });
   } catch (error) {
-    return failLine(io, (error as Error).message);
+    return failWith(io, error);
   }
   const rendererDir = values.renderer ?? path.join(appRoot(), 'out', 'renderer');
   let server;

@@ -212,11 +212,18 @@ export class CrawlRunner {
       if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
       seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
     }
-    this.options.db.transaction(() => {
-      const { ids } = this.frontier.add(seeds, this.now());
-      ids.forEach((id, index) => this.recordAlias(id, seeds[index]!.url, null));
-    })();
-    this.repository.setStatus(this.options.crawlId, 'running', null);
+    try {
+      this.options.db
+        .transaction(() => {
+          const { ids } = this.frontier.add(seeds, this.now());
+          ids.forEach((id, index) => this.recordAlias(id, seeds[index]!.url, null));
+          this.repository.setStatus(this.options.crawlId, 'running', null);
+        })
+        .immediate();
+    } catch (error) {
+      this.markInterrupted();
+      throw error;
+    }
 
     const { settings } = this.options;
     const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
@@ -225,7 +232,7 @@ export class CrawlRunner {
       await this.pool.start();
     } catch (error) {
       await this.pool.shutdown();
-      this.repository.setStatus(this.options.crawlId, 'interrupted', null);
+      this.markInterrupted();
       throw error;
     }
     const done = new Promise<CrawlSummary>((resolve, reject) => {
@@ -236,6 +243,14 @@ export class CrawlRunner {
     this.housekeepingTimer = setInterval(() => this.options.listener?.onHousekeeping?.(this.housekeeping()), 1000);
     this.pump();
     return done;
+  }
+
+  /**
+   * Ends the run on an error from outside it (e.g. an automatic checkpoint that hit a full disk):
+   * the same path as a failed write, the crawl left `interrupted` and run() rejecting with `error`.
+   */
+  fail(error: Error): void {
+    void this.abort(error);
   }
 
   /** Stops claiming new URLs; in-flight fetches finish and are recorded, then the crawl ends as `stopped`. */
@@ -289,7 +304,20 @@ export class CrawlRunner {
     };
   }
 
+  /**
+   * One scheduling step. Every database write outside commit() (claims, robots bookkeeping,
+   * requeues on stop) happens under it or under onWorkerMessage: a failure there takes the same
+   * path as a failed commit (abort: crawl `interrupted`, run() rejects), never an uncaught throw.
+   */
   private pump(): void {
+    try {
+      this.schedule();
+    } catch (error) {
+      void this.abort(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private schedule(): void {
     if (!this.pool || !this.finished) return;
     if (this.wakeTimer) {
       clearTimeout(this.wakeTimer);
@@ -362,10 +390,12 @@ export class CrawlRunner {
       const now = this.now();
       const next = this.frontier.nextEligibleAtMs();
       if (next === null || next > now) break;
-      const claimed = this.options.db.transaction(() => {
-        const urls = this.frontier.claimNext(room - used, now);
-        return urls.filter((url) => this.settleRedirectLimit(url, now) && this.settleRobots(url, now));
-      })();
+      const claimed = this.options.db
+        .transaction(() => {
+          const urls = this.frontier.claimNext(room - used, now);
+          return urls.filter((url) => this.settleRedirectLimit(url, now) && this.settleRobots(url, now));
+        })
+        .immediate();
       if (claimed.length === 0 && this.frontier.nextEligibleAtMs() === next) break;
       for (const url of claimed) {
         if (this.robots === null || this.robotsDecisionAllows(url)) {
@@ -465,7 +495,7 @@ export class CrawlRunner {
           else this.holdForRobots(url);
         }
       }
-    })();
+    }).immediate();
   }
 
   /** On stop: URLs waiting for robots or a slot go back to pending, so none is lost. */
@@ -477,7 +507,7 @@ export class CrawlRunner {
     const now = this.now();
     this.options.db.transaction(() => {
       for (const url of waiting) this.frontier.requeue(url, { fetchMs: 0, nowMs: now });
-    })();
+    }).immediate();
   }
 
   private countRefusal(rule: string, count = 1): void {
@@ -485,6 +515,17 @@ export class CrawlRunner {
   }
 
   private onWorkerMessage(message: PoolMessage): void {
+    // After an abort, fetches still in flight while the pool shuts down are dropped, not
+    // committed: the run is over and another run may own the crawl (those URLs resume as pending).
+    if (!this.finished) return;
+    try {
+      this.handleWorkerMessage(message);
+    } catch (error) {
+      void this.abort(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private handleWorkerMessage(message: PoolMessage): void {
     if (message.type === 'robots') {
       this.onRobots(message.seq, message.result);
       this.pump();
@@ -517,13 +558,15 @@ export class CrawlRunner {
     if (this.uncommitted.length === 0) return;
     const batch = this.uncommitted.splice(0);
     try {
-      this.options.db.transaction(() => {
-        for (const { url, message, disposition, retry } of batch) {
-          if (retry) this.frontier.requeue(url, disposition);
-          else if (message.type === 'page') this.recordPage(url, message.result, disposition);
-          else this.frontier.fail(url, message.error, disposition);
-        }
-      })();
+      this.options.db
+        .transaction(() => {
+          for (const { url, message, disposition, retry } of batch) {
+            if (retry) this.frontier.requeue(url, disposition);
+            else if (message.type === 'page') this.recordPage(url, message.result, disposition);
+            else this.frontier.fail(url, message.error, disposition);
+          }
+        })
+        .immediate();
     } catch (error) {
       void this.abort(error instanceof Error ? error : new Error(String(error)));
     }
@@ -543,12 +586,18 @@ export class CrawlRunner {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     if (this.commitTimer) clearTimeout(this.commitTimer);
     await this.pool?.shutdown().catch(() => undefined);
+    this.markInterrupted();
+    reject(error);
+  }
+
+  /** Leaves the crawl `interrupted` (resumable), if the database still takes that one write. */
+  private markInterrupted(): void {
+    this.finalStatus = 'interrupted';
     try {
       this.repository.setStatus(this.options.crawlId, 'interrupted', null);
     } catch {
-      // The database itself failed; the next start marks the crawl interrupted.
+      // The database itself failed: the next process to take the crawl lease marks it interrupted.
     }
-    reject(error);
   }
 
   /** Transport failures worth another try (the server may answer next time). */
@@ -759,19 +808,29 @@ export class CrawlRunner {
   }
 
   private async finish(status: CrawlStatus): Promise<void> {
+    // A failed last commit aborts the run (clearing `finished`): nothing more to do here.
+    this.commit();
     const resolve = this.finished;
-    if (!resolve) return;
+    const reject = this.failedRun;
+    if (!resolve || !reject) return;
     this.finished = null;
+    this.failedRun = null;
     if (this.progressTimer) clearInterval(this.progressTimer);
     if (this.housekeepingTimer) clearInterval(this.housekeepingTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    this.commit();
     await this.pool?.shutdown();
-    this.repository.setStatus(this.options.crawlId, status, this.now());
+    let summary: CrawlSummary;
+    try {
+      this.repository.setStatus(this.options.crawlId, status, this.now());
+      summary = this.repository.getCrawl(this.options.crawlId);
+    } catch (error) {
+      this.markInterrupted();
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
     this.stopping = status === 'finished' ? null : (status as 'stopped' | 'paused');
     this.finalStatus = status;
     this.reportProgress(true);
-    const summary = this.repository.getCrawl(this.options.crawlId);
     this.options.listener?.onFinish?.(summary);
     resolve(summary);
   }

@@ -40,14 +40,26 @@ describe('named checkpoints', () => {
   });
 
   it('says plainly when there is nothing to resume or no such checkpoint', () => {
-    const db = path.join(testWeb.dir, 'empty.db');
-    fs.writeFileSync(db, '');
+    const db = path.join(testWeb.dir, 'finished.db');
+    expect(cli(['crawl', 'http://docs.python.test/', '--db', db, ...testWeb.web.resolveFlags, '--closed', '--max-pages', '0', '--max-depth', '0']).status).toBe(0);
     const nothing = cli(['resume', '--db', db]);
     expect(nothing.status).toBe(2);
-    expect(nothing.stderr).toMatch(/^crawlbench: No unfinished crawl in /);
+    expect(nothing.stderr).toMatch(/^crawlbench: NOTHING_TO_RESUME: No unfinished crawl in /);
     const missing = cli(['resume', '--db', db, '--checkpoint', 'nope']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('No checkpoint named "nope"');
+    expect(missing.stderr).toContain('CHECKPOINT_NOT_FOUND: No checkpoint named "nope"');
+  });
+
+  it('resume refuses an empty file and a missing one without touching or creating them', () => {
+    const empty = path.join(testWeb.dir, 'empty.db');
+    fs.writeFileSync(empty, '');
+    const refused = cli(['resume', '--db', empty]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^crawlbench: NOT_A_CRAWL_DB: .*empty\.db is empty, not a Crawlbench database/);
+    expect(fs.statSync(empty).size).toBe(0);
+    const missing = path.join(testWeb.dir, 'missing.db');
+    expect(cli(['resume', '--db', missing]).stderr).toMatch(/^crawlbench: DB_NOT_FOUND: No database at /);
+    expect(fs.existsSync(missing)).toBe(false);
   });
 });
 

@@ -45,7 +45,7 @@ describe('crawlbench crawl (CLI)', () => {
     const run = crawlbench(['crawl', 'ht!tp://nope', '--db', path.join(testWeb.dir, 'bad.db')]);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/^crawlbench: Seed "ht!tp:\/\/nope" is not an absolute URL/);
+    expect(run.stderr).toMatch(/^crawlbench: INVALID_SEED: Seed "ht!tp:\/\/nope" is not an absolute URL/);
   });
 
   it('gives a one-line error and exit code 2 for an unwritable database path', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { CheckpointRow } from '../../../shared/types/rows';
 import { CodedError } from '../../../shared/types/result';
+import { openDatabase } from './connection';
 
 /** One named checkpoint of a crawl: the row the Checkpoints view lists, plus its snapshot file. */
 export interface CheckpointInfo extends CheckpointRow {
@@ -43,7 +44,9 @@ export async function createCheckpoint(db: Database, crawlId: number, name: stri
   try {
     await db.backup(file);
   } catch (error) {
-    throw new CodedError('CHECKPOINT_FAILED', `Cannot write checkpoint ${file}: ${(error as Error).message}`);
+    fs.rmSync(file, { force: true });
+    // The cause keeps the SQLite or errno code (a full disk ends a running crawl: storage-errors.ts).
+    throw Object.assign(new CodedError('CHECKPOINT_FAILED', `Cannot write checkpoint ${file}: ${(error as Error).message}`), { cause: error });
   }
   const info: CheckpointInfo = {
     crawlId,
@@ -78,16 +81,40 @@ export function listCheckpoints(db: Database, crawlId?: number): CheckpointInfo[
 }
 
 /**
- * Rolls a database file back to a checkpoint: the snapshot replaces the file (the old WAL and
- * shared-memory files are removed). Every connection to `dbFile` must be closed first. The snapshot
- * does not list itself (its row is written after the copy), so callers re-record the list they
- * read before with {@link recordCheckpoints}.
- * @throws CodedError CHECKPOINT_NOT_FOUND
+ * Rolls a database back to a checkpoint through SQLite's online backup into the open database:
+ * one write transaction, so other processes reading the file (an export, the app) see the old
+ * content or the new, never a torn file, and its WAL stays consistent. The snapshot is first
+ * copied beside the database and brought to the newest schema, and the caller's crawl lease row is
+ * written into that copy, so the lease stays held across the swap. The caller must hold the crawl
+ * lease (db/crawl-lease.ts): a rollback never runs while another process crawls. The snapshot does
+ * not list itself (its row is written after the copy), so callers re-record the list they read
+ * before with {@link recordCheckpoints}.
+ * @param db the open, read-write database to roll back (its connection stays usable)
+ * @throws CodedError CHECKPOINT_NOT_FOUND; CHECKPOINT_FAILED (with the SQLite or errno code as cause)
  */
-export function restoreCheckpoint(dbFile: string, checkpoint: CheckpointInfo): void {
+export async function restoreCheckpoint(db: Database, checkpoint: CheckpointInfo): Promise<void> {
   if (!fs.existsSync(checkpoint.file)) throw new CodedError('CHECKPOINT_NOT_FOUND', `Checkpoint file ${checkpoint.file} is missing`);
-  for (const suffix of ['-wal', '-shm']) fs.rmSync(`${dbFile}${suffix}`, { force: true });
-  fs.copyFileSync(checkpoint.file, dbFile);
+  const staging = `${path.resolve(db.name)}.restore-${process.pid}-${Date.now()}`;
+  let staged: Database | null = null;
+  try {
+    fs.copyFileSync(checkpoint.file, staging);
+    staged = openDatabase(staging);
+    const lease = db.prepare(`SELECT * FROM crawl_lease WHERE id = 1`).get() as Record<string, unknown> | undefined;
+    staged.transaction(() => {
+      staged!.prepare(`DELETE FROM crawl_lease`).run();
+      if (lease) {
+        const columns = Object.keys(lease);
+        staged!.prepare(`INSERT INTO crawl_lease (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...Object.values(lease));
+      }
+    })();
+    await staged.backup(db.name);
+  } catch (error) {
+    if (error instanceof CodedError) throw error;
+    throw Object.assign(new CodedError('CHECKPOINT_FAILED', `Cannot roll back to checkpoint ${checkpoint.name}: ${(error as Error).message}`), { cause: error });
+  } finally {
+    staged?.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${staging}${suffix}`, { force: true });
+  }
 }
 
 /** Deletes a checkpoint's row and its snapshot file. */

@@ -107,24 +107,75 @@ describe('openDatabase', () => {
     expect(error.message).toContain(file);
   });
 
-  it('a file that is not SQLite fails with DB_OPEN_FAILED', () => {
+  it('a file that is not SQLite fails with NOT_A_CRAWL_DB and is left unchanged', () => {
     const file = path.join(dir, 'not-a.db');
     fs.writeFileSync(file, 'this is a text file, not a database '.repeat(200));
-    expect(codeOf(() => openDatabase(file)).code).toBe('DB_OPEN_FAILED');
+    const before = fs.readFileSync(file);
+    expect(codeOf(() => openDatabase(file)).code).toBe('NOT_A_CRAWL_DB');
+    expect(codeOf(() => openDatabase(file, { readonly: true })).code).toBe('NOT_A_CRAWL_DB');
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('a database from a newer schema fails with DB_OPEN_FAILED mentioning the version', () => {
+  it('a database from a newer schema fails with SCHEMA_TOO_NEW mentioning the version, and is left unchanged', () => {
     const file = path.join(dir, 'future.db');
     const raw = new BetterSqlite3(file);
+    raw.exec(`CREATE TABLE crawls (id INTEGER PRIMARY KEY); CREATE TABLE urls (id INTEGER PRIMARY KEY)`);
     raw.pragma('user_version = 42');
     raw.close();
-    const error = codeOf(() => openDatabase(file));
-    expect(error.code).toBe('DB_OPEN_FAILED');
-    expect(error.message).toMatch(/42/);
+    const before = fs.readFileSync(file);
+    for (const options of [{}, { readonly: true }, { create: false }]) {
+      const error = codeOf(() => openDatabase(file, options));
+      expect(error.code).toBe('SCHEMA_TOO_NEW');
+      expect(error.message).toMatch(/42/);
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
 
-  it('readonly mode requires the file to exist', () => {
-    expect(codeOf(() => openDatabase(path.join(dir, 'missing.db'), { readonly: true })).code).toBe('DB_OPEN_FAILED');
-    expect(fs.existsSync(path.join(dir, 'missing.db'))).toBe(false);
+  it("another program's SQLite database is refused with NOT_A_CRAWL_DB in every mode, byte-identical after", () => {
+    const file = path.join(dir, 'foreign.db');
+    const raw = new BetterSqlite3(file);
+    raw.exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')`);
+    raw.close();
+    const before = fs.readFileSync(file);
+    for (const options of [{}, { readonly: true }, { create: false }]) {
+      const error = codeOf(() => openDatabase(file, options));
+      expect(error.code).toBe('NOT_A_CRAWL_DB');
+      expect(error.message).toContain('notes');
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(['foreign.db']);
+  });
+
+  it('an empty file: read-only and create: false refuse it unchanged; a read-write open initialises it', () => {
+    const file = path.join(dir, 'empty.db');
+    fs.writeFileSync(file, '');
+    expect(codeOf(() => openDatabase(file, { readonly: true })).code).toBe('NOT_A_CRAWL_DB');
+    expect(codeOf(() => openDatabase(file, { create: false })).code).toBe('NOT_A_CRAWL_DB');
+    expect(fs.statSync(file).size).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual(['empty.db']);
+    const db = openDatabase(file);
+    open.push(db);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+  });
+
+  it('read-only opens a Crawlbench database without changing a byte of it', () => {
+    const file = path.join(dir, 'crawl.db');
+    const made = openDatabase(file);
+    made.prepare(`INSERT INTO settings (key, value_json, updated_at_ms) VALUES ('k', '"v"', 1)`).run();
+    made.close();
+    const before = fs.readFileSync(file);
+    const db = openDatabase(file, { readonly: true });
+    expect(db.prepare(`SELECT value_json FROM settings WHERE key = 'k'`).pluck().get()).toBe('"v"');
+    expect(() => db.prepare(`DELETE FROM settings`).run()).toThrow(/readonly/);
+    db.close();
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a missing file: read-only and create: false refuse it with DB_NOT_FOUND and create nothing', () => {
+    for (const options of [{ readonly: true }, { create: false }]) {
+      expect(codeOf(() => openDatabase(path.join(dir, 'missing.db'), options)).code).toBe('DB_NOT_FOUND');
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

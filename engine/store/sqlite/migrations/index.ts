@@ -6,8 +6,9 @@ import { migration0004 } from './0004-content-duplicates';
 import { migration0005 } from './0005-page-texts';
 import { migration0006 } from './0006-redirect-hops';
 import { migration0007 } from './0007-links-over-cap';
+import { migration0008 } from './0008-crawl-lease';
 
-/** One schema step. `version` numbers are consecutive from 1; PRAGMA user_version records the last applied. */
+/** One schema step. `version` numbers ascend from 1 (0006 and 0007 come from other branches); PRAGMA user_version records the last applied. */
 export interface Migration {
   version: number;
   name: string;
@@ -15,10 +16,12 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008];
 
 /**
- * Brings `db` to the newest schema, each migration in its own transaction.
+ * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
+ * reads user_version again under the write lock: two processes opening one old file at once apply
+ * each step once (the second waits on busy_timeout, then finds it done).
  * @returns the versions applied by this call (empty when already current)
  * @throws CodedError-like Error with code SCHEMA_TOO_NEW when the file comes from a newer Crawlbench
  */
@@ -33,11 +36,16 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-    applied.push(migration.version);
+    const ran = db
+      .transaction(() => {
+        // Another process may have applied it since the first read.
+        if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return false;
+        migration.up(db);
+        db.pragma(`user_version = ${migration.version}`);
+        return true;
+      })
+      .immediate();
+    if (ran) applied.push(migration.version);
   }
   return applied;
 }

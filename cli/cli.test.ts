@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './index';
+
+/** Runs `crawlbench argv…` in-process; stdout and stderr as text. */
+async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const stdin = new PassThrough();
+  stdin.end('');
+  const code = await main(argv, { stdin, stdout, stderr });
+  return { code, stdout: out, stderr: err };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-cli-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const COMMANDS = ['crawl', 'resume', 'checkpoints', 'export', 'normalize', 'domain', 'serve', 'testweb'];
+
+describe('crawlbench help', () => {
+  it.each(COMMANDS)('%s: --help, -h and help <command> print its usage and the exit codes, exit 0', async (name) => {
+    for (const argv of [[name, '--help'], [name, '-h'], ['help', name], [name, '--db', 'x.db', '--help']]) {
+      const run = await cli(argv);
+      expect(run.code, argv.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: crawlbench ${name}`));
+      expect(run.stdout).toContain('143 stopped by SIGTERM');
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('the overview lists the commands and documents the exit codes', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('crawlbench <command> --help');
+    expect(run.stdout).toMatch(/Exit codes:\n {2}0 {4}done/);
+    expect(run.stdout).toMatch(/ 3 {4}the disk refused a write \(DISK_FULL/);
+  });
+
+  it('help for an unknown command is a one-line error', async () => {
+    const run = await cli(['help', 'nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('crawlbench: unknown command "nope" (crawlbench help lists them)\n');
+  });
+});
+
+describe('crawlbench flags', () => {
+  const seed = 'http://nowhere.test/';
+  it.each([
+    [['--max-pages', '-5'], '--max-pages got "-5"'],
+    [['--max-pages=-5'], '--max-pages expects a whole number from 0'],
+    [['--max-pages', '0x10'], '--max-pages expects a whole number from 0 to 9007199254740991, got "0x10"'],
+    [['--max-pages', '1e3'], '--max-pages expects'],
+    [['--max-pages', ''], '--max-pages expects'],
+    [['--max-pages', '99999999999999999999'], '--max-pages expects'],
+    [['--threads', '100000'], '--threads expects a whole number from 1 to 256'],
+    [['--max-depth', '1e9'], '--max-depth expects'],
+    [['--timeout-ms', '-1'], '--timeout-ms got "-1"'],
+    [['--delay-factor', '0x10'], '--delay-factor expects a number from 0 to 100, got "0x10"'],
+    [['--delay-factor', 'Infinity'], '--delay-factor expects'],
+    [['--checkpoint-every', '99999999999'], '--checkpoint-every expects a whole number from 1000 to 2147483647'],
+    [['--user-agent', 'bot\r\nX-Injected: 1'], '--user-agent must be 1-512 printable characters without CR, LF'],
+    [['--user-agent', 'bot\nx'], '--user-agent must be'],
+  ])('crawl %j is refused in one line naming the flag, exit 2, no database created', async (flags, expected) => {
+    const db = path.join(dir, 'flags.db');
+    const run = await cli(['crawl', seed, '--db', db, ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(run.stderr).toMatch(/^crawlbench: INVALID_FLAG: /);
+    expect(run.stderr).toContain(expected);
+    expect(fs.existsSync(db)).toBe(false);
+  });
+
+  it('resume, export and checkpoints refuse negative and hex numbers too', async () => {
+    for (const argv of [
+      ['resume', '--db', 'x.db', '--max-pages', '-1'],
+      ['resume', '--db', 'x.db', '--crawl', '0x1'],
+      ['export', '--db', 'x.db', '--what', 'pages', '--crawl', '-2'],
+      ['checkpoints', '--db', 'x.db', '--crawl', '1.5'],
+      ['testweb', '--port', '0x50'],
+      ['testweb', '--port', '70000'],
+    ]) {
+      const run = await cli(argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr, argv.join(' ')).toMatch(/^crawlbench: INVALID_FLAG: --(max-pages|crawl|port) /);
+      expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  it('a missing --db is a one-line error with a code', async () => {
+    const run = await cli(['export', '--what', 'pages']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('crawlbench: MISSING_FLAG: --db FILE is required (see crawlbench export --help)\n');
+  });
+});
