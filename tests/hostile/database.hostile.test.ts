@@ -369,7 +369,7 @@ describe('hostile: signals', () => {
     const folder = fs.mkdtempSync(path.join(testWeb.dir, 'serve-'));
     const file = path.join(folder, 'serve.db');
     const serve = await startServe(flags(), file);
-    const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ipc?token=${serve.token}`);
+    const ws = new WebSocket(new URL('ipc', serve.url.replace('http', 'ws')).href, { origin: serve.origin });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const progressed = new Promise<void>((resolve) => {
       ws.on('message', (data: Buffer) => {
