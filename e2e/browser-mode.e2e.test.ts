@@ -97,12 +97,16 @@ describe('browser mode', () => {
   it('shows an inline error for an invalid seed or setting and starts nothing', async () => {
     const page = await workbench.browser.newPage();
     await page.goto(workbench.serve.url);
+    // The app reopens the last open crawl after load; act once it has, so that late render does
+    // not fold the "Crawl settings" section the test opens (seen on a loaded machine).
+    await expect.poll(async () => page.getByTestId('open-crawl').textContent(), { timeout: 10_000 }).toContain('Crawl #1');
     const crawlsBefore = crawlCount();
     await page.getByRole('textbox', { name: 'Seed URL' }).fill('not a url');
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(async () => page.getByRole('alert').first().textContent()).toContain('not an absolute URL');
     await page.getByRole('textbox', { name: 'Seed URL' }).fill('http://docs.python.test/');
     await page.getByText('Crawl settings').click();
+    await expect.poll(async () => page.getByLabel('Threads').isVisible()).toBe(true);
     await page.getByLabel('Threads').fill('0');
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(async () => page.locator('#threads-error').textContent()).toBe('Whole number from 1 to 256');
