@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
+import { samplePeakRss } from '../tests/support/peak-rss';
 
 /** What one contender's run cost: wall time, peak resident memory, and its own JSON report. */
 export interface RunMeasurement {
@@ -20,17 +20,9 @@ export async function measureNode(args: string[], env: NodeJS.ProcessEnv = {}): 
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  let peakKb = 0;
-  const sampler = setInterval(() => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // The process is gone; the last sample stands.
-    }
-  }, 25);
+  const peakRss = samplePeakRss(child.pid);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(sampler);
+  const peakRssMb = peakRss.stop();
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`);
   const last = stdout.trim().split('\n').at(-1) ?? '';
@@ -40,5 +32,5 @@ export async function measureNode(args: string[], env: NodeJS.ProcessEnv = {}): 
   } catch {
     throw new Error(`${args.join(' ')} printed no JSON summary: ${stdout.slice(-300)} ${stderr.slice(-300)}`);
   }
-  return { seconds, peakRssMb: peakKb / 1024, report };
+  return { seconds, peakRssMb, report };
 }

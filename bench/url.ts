@@ -23,6 +23,7 @@ import {
   PROFILES,
   rawUrlOfLink,
 } from '../shared/url';
+import { seededRandom } from '../tests/support/seeded-random';
 
 /** Where Debian installs the Python docs (`apt-get install -y python3.11-doc`). */
 export const PYTHON_DOCS_DIR = '/usr/share/doc/python3.11/html';
@@ -32,17 +33,6 @@ const MIN_CORPUS = 100_000;
 const EXTERNAL_SHARE = 0.15;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Deterministic PRNG (mulberry32) so every run measures the same corpus. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function htmlFiles(dir: string): string[] {
   const out: string[] = [];
@@ -99,7 +89,7 @@ function externalLinks(count: number, next: () => number): string[] {
 
 /** The benchmark corpus: docs links (repeated and shuffled up to ≥100k) plus external links, shuffled. */
 export function buildCorpus(dir = PYTHON_DOCS_DIR): { urls: string[]; docsLinks: number; external: number } {
-  const next = random(20261121);
+  const next = seededRandom(20261121);
   const docs = extractDocsLinks(dir);
   if (docs.length === 0) throw new Error(`No links found under ${dir} (install python3.11-doc)`);
   const docsTarget = Math.max(docs.length, Math.ceil((MIN_CORPUS * (1 - EXTERNAL_SHARE)) / docs.length) * docs.length);

@@ -7,6 +7,7 @@ import type { IpcHandlers } from '../shared/ipc/contract';
 import { createDispatcher } from '../app/ipc/dispatch';
 import { startBrowserServer, type BrowserServer } from './browser-server';
 import { exchange, ipcRequest, rawHttp, rawWebSocket, wsFrame, type RawReply, type SocketOutcome } from './server-probes';
+import { seededRandom } from '../tests/support/seeded-random';
 
 /**
  * Seeded fuzz of browser mode's two entry points: raw HTTP request lines, paths and headers over a
@@ -22,17 +23,6 @@ const WS_CASES = 300;
 const RAW_FRAME_CASES = 60;
 const CONCURRENCY = 20;
 
-/** mulberry32: a small deterministic PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const TOKEN = 'fuzz-token-0123456789abcdef';
 let dir: string;
@@ -198,7 +188,7 @@ function rawFrameCase(random: () => number): Buffer {
 
 describe('browser-mode server fuzz (seeded)', () => {
   it(`survives ${HTTP_CASES} malformed HTTP requests: each gets a non-5xx answer or a close, never a cookie`, { timeout: 120_000 }, async () => {
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     const requests = Array.from({ length: HTTP_CASES }, () => httpCase(random, server.port));
     const replies: RawReply[] = await runAll(HTTP_CASES, (i) => () => rawHttp(server.port, Buffer.from(requests[i]!, 'latin1'), 5000));
     const statuses = new Map<string, number>();
@@ -215,7 +205,7 @@ describe('browser-mode server fuzz (seeded)', () => {
   });
 
   it(`survives ${WS_CASES} hostile WebSocket messages: each gets a response frame or a close with a reason`, { timeout: 120_000 }, async () => {
-    const random = prng(SEED ^ 0x5bd1e995);
+    const random = seededRandom(SEED ^ 0x5bd1e995);
     const cases = Array.from({ length: WS_CASES }, () => frameCase(random));
     const outcomes: SocketOutcome[] = await runAll(WS_CASES, (i) => () => exchange(ipcUrl(), server.origin, cases[i]!.data, { binary: cases[i]!.binary, timeoutMs: 15_000 }));
     outcomes.forEach((outcome, i) => {
@@ -237,7 +227,7 @@ describe('browser-mode server fuzz (seeded)', () => {
   });
 
   it(`survives ${RAW_FRAME_CASES} protocol-level garbage frames on raw sockets`, { timeout: 120_000 }, async () => {
-    const random = prng(SEED ^ 0x27d4eb2f);
+    const random = seededRandom(SEED ^ 0x27d4eb2f);
     const frames = Array.from({ length: RAW_FRAME_CASES }, () => rawFrameCase(random));
     await runAll(RAW_FRAME_CASES, (i) => async () => {
       const raw = await rawWebSocket(server.port, `/t/${TOKEN}/ipc`);

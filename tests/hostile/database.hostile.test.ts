@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../../e2e/helpers/serve';
 import { startServe } from '../../e2e/helpers/serve';
 import { CLI, useTestWeb } from '../integration/harness';
 import { reportCase } from './report';
+import { samplePeakRss } from '../support/peak-rss';
 
 const testWeb = useTestWeb('db-hostile');
 const DOCS = 'http://docs.python.test/';
@@ -35,7 +36,7 @@ function start(args: string[], options: { stdout?: 'pipe' | number } = {}): Cli 
   const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  let peakKb = 0;
+  const peakRss = samplePeakRss(child.pid);
   const waiters: { pattern: RegExp; resolve: (m: RegExpExecArray) => void }[] = [];
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -48,20 +49,11 @@ function start(args: string[], options: { stdout?: 'pipe' | number } = {}): Cli 
       }
     }
   });
-  const sampler = setInterval(() => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // gone
-    }
-  }, 25);
   const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; peakRssMb: number }>((resolve) => {
     child.once('exit', (code, signal) => {
-      clearInterval(sampler);
       clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, peakRssMb: peakKb / 1024 });
+      resolve({ code, signal, stdout, stderr, peakRssMb: peakRss.stop() });
     });
   });
   return {

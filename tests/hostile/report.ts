@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../e2e/helpers/serve';
+import { samplePeakRss } from '../support/peak-rss';
 
 /** One hostile case's outcome. */
 export interface HostileCase {
@@ -59,27 +60,17 @@ export function runMeasured(
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let stdout = '';
   let stderr = '';
-  let peakKb = 0;
+  const peakRss = samplePeakRss(child.pid);
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
     options.onStderr?.(stderr);
   });
-  const sample = (): void => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // The process is gone; the last sample stands.
-    }
-  };
-  const sampler = setInterval(sample, 25);
   const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => {
-      clearInterval(sampler);
       clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, peakRssMb: peakKb / 1024 });
+      resolve({ code, signal, stdout, stderr, peakRssMb: peakRss.stop() });
     });
   });
 }

@@ -4,12 +4,12 @@
  * process is still alive and answering (the page loads, an IPC request gets its response), and
  * reports one line with the serve process's peak RSS (VmHWM).
  */
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../../e2e/helpers/serve';
 import { closeCodeOf, exchange, ipcRequest, rawGet, rawWebSocket, wsFrame } from '../../server/server-probes';
 import { MAX_REQUEST_FRAME_BYTES } from '../../shared/ipc/limits';
 import { reportCase } from './report';
+import { peakRssKb } from '../support/peak-rss';
 
 let serve: ServeProcess;
 let port: number;
@@ -28,12 +28,8 @@ const seeds = (count: number): string[] => Array.from({ length: count }, (_, i) 
 
 /** Peak resident set of the serve process so far (VmHWM), MB; null once it is gone. */
 function servePeakRssMb(): number | null {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${serve.child.pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
+  const kb = peakRssKb(serve.child.pid);
+  return kb === null ? null : kb / 1024;
 }
 
 /** Whether the serve process is alive and answering: the page loads and app.getInfo is answered. */

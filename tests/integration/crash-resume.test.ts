@@ -4,6 +4,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CLI, crawlbench, useTestWeb } from './harness';
+import { seededRandom } from '../support/seeded-random';
 
 const KILLS = 10;
 /**
@@ -18,17 +19,6 @@ const MAX_REQUESTS = 40;
 const SEED = Number(process.env.CRASH_SEED ?? 20_261_122);
 const testWeb = useTestWeb('crash');
 
-/** mulberry32: a small seeded PRNG, so a failing sequence of kill points can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Page requests (robots.txt left out) in nginx's access log from byte `offset` on. */
 function pageRequestsSince(offset: number): number {
