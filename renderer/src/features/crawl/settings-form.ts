@@ -1,3 +1,4 @@
+import { readHostOverride } from '../../../../shared/url/host-override';
 import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
 
 /** Fields of the crawl form. */
@@ -35,22 +36,17 @@ export function formValuesFrom(settings: Pick<CrawlSettings, 'threads' | 'maxPag
 }
 
 /**
- * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler).
+ * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler), each
+ * read by the one `--resolve` parser (shared/url/host-override.ts).
  * @returns the overrides, or a message naming the first bad line
  * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') → [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
  */
 export function parseOverrideLines(text: string): HostOverride[] | string {
   const overrides: HostOverride[] = [];
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
-    const match = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[0-9.]+)(?::(\d{1,5}))?$/.exec(line);
-    if (!match) return `"${line}" is not host=address[:port]`;
-    const override: HostOverride = { host: match[1]!.toLowerCase(), address: match[2]!.replace(/^\[|\]$/g, '') };
-    if (match[3] !== undefined) {
-      const port = Number(match[3]);
-      if (port < 1 || port > 65_535) return `"${line}": port must be 1-65535`;
-      override.port = port;
-    }
-    overrides.push(override);
+  for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+    const read = readHostOverride(line);
+    if (!read.ok) return read.error.message;
+    overrides.push(read.value);
   }
   return overrides;
 }
