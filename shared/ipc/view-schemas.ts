@@ -11,9 +11,6 @@ const id = z.number().int().positive();
 const crawlId = z.object({ crawlId: id }).strict();
 const page = { crawlId: id, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) };
 
-/** Seed 004's list: lowercase extensions without dots, separated by `|` (the crawl setting's own schema). */
-export { ignoredExtensionsSchema } from '../types/crawl-settings';
-
 const tldSchema = CRAWL_SETTINGS.tld.schema;
 const profileSchema = CRAWL_SETTINGS.normalizationProfile.schema;
 
