@@ -4,7 +4,7 @@
 //   shared    imports nothing of the project but itself (and zod); no Node, no electron
 //   engine    shared/types and shared/url only; only engine/store/sqlite imports better-sqlite3;
 //             schedule/, links/ and commit/ do not see store/sqlite (STORE_PORT_EXCEPTIONS aside);
-//             the worker entry imports only fetch/, parse/, robots/ and the worker protocol
+//             the worker entry imports only fetch/, parse/, robots/, schedule/politeness and the worker protocol
 //   app       engine/index.ts (no deep imports) and shared
 //   hosts     electron/, cli/, server/: app, engine/index.ts and shared (cli also server/, for
 //             `crawlbench serve`); only electron/ imports electron
@@ -57,7 +57,8 @@ const enginePorts = withEngine(engineNoSqlite, (depth) => ({
   patterns: [{ regex: `^(?:\\.\\./){${depth - 1}}store/sqlite(?:/|$)`, message: 'schedule/, links/ and commit/ see store/ports only, not store/sqlite.' }],
 }));
 const workerEntry = withEngine(engineNoSqlite, () => ({
-  patterns: [{ regex: '^\\.(?!/protocol$|\\./(?:fetch|parse|robots)/)', message: 'The worker entry imports only fetch/, parse/, robots/ and the worker protocol.' }],
+  // schedule/politeness is the one politeness formula (pure, imports nothing): robots.txt redirect hops wait by it too.
+  patterns: [{ regex: '^\\.(?!/protocol$|\\./(?:fetch|parse|robots)/|\\./schedule/politeness$)', message: 'The worker entry imports only fetch/, parse/, robots/, schedule/politeness and the worker protocol.' }],
 }));
 
 const zones = [

@@ -1,3 +1,5 @@
+import type { CrawlSettings } from '../shared/types/crawl';
+import { settingBounds, settingFromText } from '../shared/types/crawl-settings';
 import { CodedError } from '../shared/types/result';
 import { isStorageError } from '../engine';
 
@@ -45,14 +47,19 @@ export function intFlag(name: string, value: string | undefined, min: number, ma
 }
 
 /**
- * Parses a decimal flag value (digits with an optional fraction: `2`, `0.5`, `.5`; no sign, hex or exponent).
- * @throws CodedError INVALID_FLAG naming the flag and its range
+ * Parses a flag that sets a numeric crawl setting: the text is read as the crawl form reads it
+ * (decimal digits; a fraction only for fractional settings) and checked by the setting's own
+ * schema (shared/types/crawl-settings.ts), so the CLI accepts exactly what IPC and the form accept.
+ * @returns the value, or undefined when the flag was not given
+ * @throws CodedError INVALID_FLAG naming the flag and the setting's range
+ * @example settingFlag('threads', 'threads', '8') // 8
  */
-export function decimalFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+export function settingFlag<K extends Parameters<typeof settingFromText>[0]>(name: string, key: K, value: string | undefined): CrawlSettings[K] | undefined {
   if (value === undefined) return undefined;
-  const parsed = /^(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(parsed) || parsed < min || parsed > max) throw new CodedError('INVALID_FLAG', `--${name} expects a number from ${min} to ${max}, got "${value}"`);
-  return parsed;
+  const read = settingFromText(key, value);
+  if (read.ok) return read.value;
+  const { min, max, integer } = settingBounds(key);
+  throw new CodedError('INVALID_FLAG', `--${name} expects ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got "${value}"`);
 }
 
 /**

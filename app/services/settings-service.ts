@@ -1,10 +1,8 @@
 import type { Database } from '../../engine';
 import type { SavedSettings } from '../../shared/ipc/views';
-import { ignoredExtensionsSchema } from '../../shared/ipc/view-schemas';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
-import { validateProfile } from '../../shared/url/profiles';
-import { validateTldConfig } from '../../shared/url/tld-config';
 
 /** Keys of the `settings` table (value_json holds JSON). */
 const KEYS = {
@@ -41,13 +39,14 @@ export class SettingsService {
   get(): SavedSettings {
     const stored = this.read<Partial<Record<keyof SavedSettings, unknown>>>(KEYS.crawlDefaults) ?? {};
     const defaults = defaultSavedSettings();
-    const tld = validateTldConfig(stored.tld);
-    const profile = validateProfile(stored.normalizationProfile);
-    const extensions = ignoredExtensionsSchema.safeParse(stored.ignoredExtensions);
+    // Each field by its crawl setting's schema (shared/types/crawl-settings.ts), as IPC and the CLI check it.
+    const tld = validateSetting('tld', stored.tld);
+    const profile = validateSetting('normalizationProfile', stored.normalizationProfile);
+    const extensions = validateSetting('ignoredExtensions', stored.ignoredExtensions);
     return {
       tld: tld.ok ? tld.value : defaults.tld,
       normalizationProfile: profile.ok ? profile.value : defaults.normalizationProfile,
-      ignoredExtensions: extensions.success ? extensions.data : defaults.ignoredExtensions,
+      ignoredExtensions: extensions.ok ? extensions.value : defaults.ignoredExtensions,
     };
   }
 
@@ -58,13 +57,12 @@ export class SettingsService {
    */
   update(patch: Partial<SavedSettings>): SavedSettings {
     const next = { ...this.get(), ...patch };
-    const tld = validateTldConfig(next.tld);
-    if (!tld.ok) throw new CodedError('INVALID_SETTINGS', `TLD lists: ${tld.error.message}`);
-    const profile = validateProfile(next.normalizationProfile);
-    if (!profile.ok) throw new CodedError('INVALID_SETTINGS', `Normalization profile: ${profile.error.message}`);
-    const extensions = ignoredExtensionsSchema.safeParse(next.ignoredExtensions);
-    if (!extensions.success) throw new CodedError('INVALID_SETTINGS', `Ignored extensions: ${extensions.error.issues[0]?.message ?? 'invalid'}`);
-    const saved: SavedSettings = { tld: tld.value, normalizationProfile: profile.value, ignoredExtensions: extensions.data };
+    const checked = <K extends keyof SavedSettings>(key: K, label: string): SavedSettings[K] => {
+      const result = validateSetting(key, next[key]);
+      if (!result.ok) throw new CodedError('INVALID_SETTINGS', `${label}: ${result.error.message}`);
+      return result.value as SavedSettings[K];
+    };
+    const saved: SavedSettings = { tld: checked('tld', 'TLD lists'), normalizationProfile: checked('normalizationProfile', 'Normalization profile'), ignoredExtensions: checked('ignoredExtensions', 'Ignored extensions') };
     this.write(KEYS.crawlDefaults, saved);
     return saved;
   }

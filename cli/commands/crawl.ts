@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CRAWL_SCOPES, type CrawlScope, type CrawlSettings } from '../../shared/types/crawl';
+import { CRAWL_SCOPES, type CrawlSettings } from '../../shared/types/crawl';
+import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase } from '../../engine';
 import { parseHostOverride } from '../../engine';
-import { parseExtensionList } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import type { HousekeepingStats } from '../../engine';
-import { decimalFlag, EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
@@ -124,7 +124,8 @@ export function checkpointOptions(values: Record<string, unknown>): { autoCheckp
 }
 
 /**
- * Crawl settings from CLI flags (only those given; the rest take defaults).
+ * Crawl settings from CLI flags (only those given; the rest take defaults). Each value is checked
+ * by its setting's schema (shared/types/crawl-settings.ts), as IPC and the crawl form check it.
  * @throws CodedError INVALID_FLAG or INVALID_RESOLVE
  */
 export function crawlSettingsFromFlags(values: Record<string, string | boolean | string[] | undefined>): Partial<CrawlSettings> {
@@ -133,43 +134,40 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   const assign = <K extends keyof CrawlSettings>(key: K, value: CrawlSettings[K] | undefined) => {
     if (value !== undefined) settings[key] = value;
   };
-  assign('threads', intFlag('threads', str('threads'), 1, 256));
-  assign('maxPages', intFlag('max-pages', str('max-pages'), 0));
-  assign('maxDepth', intFlag('max-depth', str('max-depth'), 0, 1_000_000));
-  assign('minDelayMs', intFlag('min-delay-ms', str('min-delay-ms'), 0, 3_600_000));
-  assign('maxDelayMs', intFlag('max-delay-ms', str('max-delay-ms'), 0, 3_600_000));
-  assign('maxInFlightPerHost', intFlag('per-host', str('per-host'), 1, 64));
-  assign('timeoutMs', intFlag('timeout-ms', str('timeout-ms'), 100, 600_000));
-  assign('delayFactor', decimalFlag('delay-factor', str('delay-factor'), 0, 100));
+  /** A non-numeric flag's value by its setting's schema, or INVALID_FLAG with `refusal`. */
+  const checked = <K extends keyof CrawlSettings>(key: K, value: unknown, refusal: () => string): CrawlSettings[K] => {
+    const result = validateSetting(key, value);
+    if (!result.ok) throw new CodedError('INVALID_FLAG', refusal());
+    return result.value;
+  };
+  assign('threads', settingFlag('threads', 'threads', str('threads')));
+  assign('maxPages', settingFlag('max-pages', 'maxPages', str('max-pages')));
+  assign('maxDepth', settingFlag('max-depth', 'maxDepth', str('max-depth')));
+  assign('minDelayMs', settingFlag('min-delay-ms', 'minDelayMs', str('min-delay-ms')));
+  assign('maxDelayMs', settingFlag('max-delay-ms', 'maxDelayMs', str('max-delay-ms')));
+  assign('maxInFlightPerHost', settingFlag('per-host', 'maxInFlightPerHost', str('per-host')));
+  assign('timeoutMs', settingFlag('timeout-ms', 'timeoutMs', str('timeout-ms')));
+  assign('delayFactor', settingFlag('delay-factor', 'delayFactor', str('delay-factor')));
   const scope = str('scope');
-  if (scope !== undefined) {
-    if (!(CRAWL_SCOPES as readonly string[]).includes(scope)) throw new CodedError('INVALID_FLAG', `--scope must be one of ${CRAWL_SCOPES.join(', ')}, got "${scope}"`);
-    settings.scope = scope as CrawlScope;
-  }
+  if (scope !== undefined) settings.scope = checked('scope', scope, () => `--scope must be one of ${CRAWL_SCOPES.join(', ')}, got "${scope}"`);
   const userAgent = str('user-agent');
   if (userAgent !== undefined) {
-    // A header value: CR/LF would split the request (header injection), other controls are refused by HTTP.
-    const control = [...userAgent].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-    if (userAgent.trim() === '' || userAgent.length > 512 || control) {
-      throw new CodedError('INVALID_FLAG', `--user-agent must be 1-512 printable characters without CR, LF or other control characters, got ${JSON.stringify(userAgent)}`);
-    }
-    settings.userAgent = userAgent;
+    settings.userAgent = checked('userAgent', userAgent, () => `--user-agent must be 1-512 printable characters without CR, LF or other control characters, got ${JSON.stringify(userAgent)}`);
   }
-  assign('maxUrlLength', intFlag('max-url-length', str('max-url-length'), 16, 65_536));
+  assign('maxUrlLength', settingFlag('max-url-length', 'maxUrlLength', str('max-url-length')));
   const ignoreExt = str('ignore-ext');
   if (ignoreExt !== undefined) {
-    if (!/^[A-Za-z0-9|. ]*$/.test(ignoreExt)) throw new CodedError('INVALID_FLAG', `--ignore-ext expects extensions separated by |, e.g. "jpg|png|zip", got "${ignoreExt}"`);
-    settings.ignoredExtensions = [...parseExtensionList(ignoreExt)].join('|');
+    settings.ignoredExtensions = checked('ignoredExtensions', ignoreExt, () => `--ignore-ext expects lowercase extensions without dots separated by |, e.g. "jpg|png|zip", got "${ignoreExt}"`);
   }
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
-  const include = values['include-domain'] as string[] | undefined;
-  if (include) settings.includeDomains = include.map((d) => d.toLowerCase());
-  const exclude = values['exclude-domain'] as string[] | undefined;
-  if (exclude) settings.excludeDomains = exclude.map((d) => d.toLowerCase());
+  for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {
+    const domains = values[flag] as string[] | undefined;
+    if (domains) settings[key] = checked(key, domains.map((d) => d.toLowerCase()), () => `--${flag} expects registrable domains of 1-253 characters, got ${JSON.stringify(domains)}`);
+  }
   const resolve = values['resolve'] as string[] | undefined;
-  if (resolve) settings.hostOverrides = resolve.map(parseHostOverride);
+  if (resolve) settings.hostOverrides = checked('hostOverrides', resolve.map(parseHostOverride), () => `--resolve may be given at most 1000 times`);
   if (values['closed']) settings.closedResolver = true;
   return settings;
 }

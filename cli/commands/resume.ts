@@ -5,7 +5,7 @@ import { openDatabase } from '../../engine';
 import { CrawlLease } from '../../engine';
 import { parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
-import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 import { housekeepingLine, resolverFlags } from './crawl';
 
@@ -49,7 +49,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
   /** Held from the rollback until the service holds the lease itself. */
   let rollbackLease: CrawlLease | null = null;
   try {
-    maxPages = intFlag('max-pages', values['max-pages'], 0);
+    maxPages = settingFlag('max-pages', 'maxPages', values['max-pages']);
     refreshOlderThanMs = intFlag('refresh-older-than', values['refresh-older-than'], 0);
     hostOverrides = (values.resolve ?? []).map(parseHostOverride);
     const requested = intFlag('crawl', values.crawl, 1);

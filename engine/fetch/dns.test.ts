@@ -1,16 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../shared/types/result';
-import { HostResolver, parseHostOverride, type LookupFunction } from './dns';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CodedError);
-    return (error as CodedError).code;
-  }
-  return undefined;
-}
+import { HostResolver, type LookupFunction } from './dns';
 
 async function rejectionOf(promise: Promise<unknown>): Promise<CodedError> {
   try {
@@ -21,54 +11,6 @@ async function rejectionOf(promise: Promise<unknown>): Promise<CodedError> {
   }
   throw new Error('expected the promise to reject');
 }
-
-describe('parseHostOverride', () => {
-  it('parses host=ipv4 without a port', () => {
-    expect(parseHostOverride('docs.python.test=127.0.0.1')).toEqual({ host: 'docs.python.test', address: '127.0.0.1' });
-  });
-
-  it('parses host=ipv4:port', () => {
-    expect(parseHostOverride('docs.python.test=127.0.0.1:8080')).toEqual({ host: 'docs.python.test', address: '127.0.0.1', port: 8080 });
-  });
-
-  it('parses an IPv6 address in brackets, with and without a port', () => {
-    expect(parseHostOverride('a.test=[::1]:81')).toEqual({ host: 'a.test', address: '::1', port: 81 });
-    expect(parseHostOverride('a.test=[2001:db8::5]')).toEqual({ host: 'a.test', address: '2001:db8::5' });
-  });
-
-  it('lowercases the host and trims surrounding whitespace', () => {
-    expect(parseHostOverride('  Site.TEST=10.0.0.2:9000  ')).toEqual({ host: 'site.test', address: '10.0.0.2', port: 9000 });
-  });
-
-  it('accepts the port bounds 1 and 65535', () => {
-    expect(parseHostOverride('a.test=127.0.0.1:1').port).toBe(1);
-    expect(parseHostOverride('a.test=127.0.0.1:65535').port).toBe(65_535);
-  });
-
-  it.each([
-    '',
-    'a.test',
-    '=127.0.0.1',
-    'a.test=',
-    'a.test=not-an-ip',
-    'a.test=example.com:80',
-    'a.test=256.1.1.1',
-    'a.test=127.0.0.1:0',
-    'a.test=127.0.0.1:65536',
-    'a.test=127.0.0.1:99999',
-    'a.test=127.0.0.1:port',
-    'a.test=127.0.0.1:',
-    'a.test=::1:80',
-    'a.test=[nothex]:80',
-    'a b=127.0.0.1',
-  ])('rejects %j with INVALID_RESOLVE', (value) => {
-    expect(codeOf(() => parseHostOverride(value))).toBe('INVALID_RESOLVE');
-  });
-
-  it('names the bad value in the error message', () => {
-    expect(() => parseHostOverride('bogus')).toThrow(/bogus/);
-  });
-});
 
 describe('HostResolver', () => {
   const failingLookup: LookupFunction = async () => {

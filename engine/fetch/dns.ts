@@ -83,22 +83,5 @@ export class HostResolver {
   }
 }
 
-/**
- * Parses one `--resolve` value, `host=address[:port]` (IPv6 address in brackets when a port follows).
- * @example parseHostOverride('docs.python.test=127.0.0.1:8080') // { host: 'docs.python.test', address: '127.0.0.1', port: 8080 }
- * @example parseHostOverride('a.test=[::1]:81') // { host: 'a.test', address: '::1', port: 81 }
- * @throws CodedError INVALID_RESOLVE when the value does not have that shape
- */
-export function parseHostOverride(value: string): HostOverride {
-  const match = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(value.trim());
-  const invalid = () =>
-    new CodedError('INVALID_RESOLVE', `Invalid --resolve "${value}": expected host=address[:port], e.g. docs.python.test=127.0.0.1:8080`);
-  if (!match) throw invalid();
-  const host = match[1]!.toLowerCase();
-  const address = match[2]!.replace(/^\[|\]$/g, '');
-  if (net.isIP(address) === 0) throw invalid();
-  if (match[3] === undefined) return { host, address };
-  const port = Number(match[3]);
-  if (port < 1 || port > 65_535) throw invalid();
-  return { host, address, port };
-}
+/** `--resolve` parsing lives in shared/url/host-override.ts (one parser for the CLI, the app and the form). */
+export { parseHostOverride } from '../../shared/url/host-override';

@@ -1,3 +1,4 @@
+import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import { ROBOTS_REDIRECT_FAILURES } from '../fetch/redirects';
 import type { HostWaitReason } from '../store/sqlite/frontier';
@@ -50,7 +51,7 @@ export interface RobotsCacheOptions {
   /** How long fetched rules are reused. */
   ttlMs: number;
   maxCrawlDelayMs: number;
-  /** Wait before asking again after a 5xx / unreachable robots.txt; doubles per failure. @default 5_000 */
+  /** Wait before asking again after a 5xx / unreachable robots.txt, ms; doubles per failure. @default DEFAULT_CRAWL_SETTINGS.robotsRetryDelayMs (10 000) */
   retryDelayMs?: number;
   /** Failed fetches before the origin is given up for this crawl. @default 4 */
   maxFailures?: number;
@@ -113,7 +114,7 @@ export class RobotsCache {
       this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs: nowMs + this.options.ttlMs });
     } else {
       const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };
-      const delay = (this.options.retryDelayMs ?? 5_000) * 2 ** failures;
+      const delay = (this.options.retryDelayMs ?? DEFAULT_CRAWL_SETTINGS.robotsRetryDelayMs) * 2 ** failures;
       const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
       this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
     }

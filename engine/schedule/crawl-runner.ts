@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { Database } from 'better-sqlite3';
 import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
+import { errorClass } from '../../shared/types/error-codes';
 import { CrawlRepository } from '../store/sqlite/crawl-repository';
 import { SqliteFrontier, type ClaimedUrl, type Disposition, type FrontierCandidate, type HostState } from '../store/sqlite/frontier';
 import { LINK_KINDS, type FromWorker, type LinkKind, type PageResult } from '../worker/protocol';
@@ -600,9 +601,6 @@ export class CrawlRunner {
     }
   }
 
-  /** Transport failures worth another try (the server may answer next time). */
-  private static readonly TRANSIENT = new Set(['TIMEOUT', 'CONNECT_TIMEOUT', 'CONNECTION_RESET', 'WORKER_CRASHED', 'FETCH_FAILED']);
-
   /**
    * How a fetch ended, for the frontier: a transient failure or 429/503 (RFC 9110 §10.2.3,
    * RFC 6585 §4) within `maxRetries` goes back to pending, and its host waits the server's
@@ -614,7 +612,7 @@ export class CrawlRunner {
     const crawlDelayMs = this.crawlDelayByHost.get(url.host) ?? 0;
     const backoffMs = 1000 * 2 ** url.attempts;
     if (message.type === 'failed') {
-      const retry = CrawlRunner.TRANSIENT.has(message.error.code) && url.attempts < maxRetries;
+      const retry = errorClass(message.error.code) === 'retry' && url.attempts < maxRetries;
       const extraDelayMs = retry ? Math.max(crawlDelayMs, backoffMs) : crawlDelayMs;
       return { url, message, retry, disposition: { fetchMs: message.fetchMs, nowMs, extraDelayMs, ...(retry ? { extraDelayReason: 'Retry-After backoff' } : {}) } };
     }

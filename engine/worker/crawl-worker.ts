@@ -10,6 +10,7 @@ import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
+import { politenessDelayMs } from '../schedule/politeness';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');
@@ -23,7 +24,7 @@ const fetcher = new Fetcher({
   // Only robots.txt fetches follow redirects (RFC 9309 §2.3.1.2: at least five); a page's
   // redirect is a result of its own, its target fetched through the frontier.
   maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
-  hopDelayMs: (hopFetchMs) => Math.min(init.settings.maxDelayMs, Math.max(init.settings.minDelayMs, init.settings.delayFactor * hopFetchMs)),
+  hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);

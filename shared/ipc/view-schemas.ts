@@ -1,30 +1,24 @@
 import { z } from 'zod';
 import { URL_STATES } from '../types/crawl';
-import { validateProfile } from '../url/profiles';
-import { validateTldConfig } from '../url/tld-config';
+import { CRAWL_SETTINGS } from '../types/crawl-settings';
 
 /**
  * Request schemas of the workbench views' channels (merged into `requestSchemas`). Each is
  * strict: an unknown key, a wrong type or an out-of-range number is INVALID_PAYLOAD.
  */
 
-/** A zod schema that defers to one of shared/url's validators (one definition of "valid"). */
-function validated<T>(validate: (value: unknown) => { ok: true; value: T } | { ok: false; error: { message: string } }) {
-  return z.custom<T>((value) => validate(value).ok, { error: (issue) => { const r = validate(issue.input); return r.ok ? 'invalid' : r.error.message; } });
-}
-
 const id = z.number().int().positive();
 const crawlId = z.object({ crawlId: id }).strict();
 const page = { crawlId: id, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) };
 
-/** Seed 004's list: lowercase extensions without dots, separated by `|`. */
-export const ignoredExtensionsSchema = z.string().max(10_000).regex(/^[a-z0-9]+(\|[a-z0-9]+)*$|^$/, 'lowercase letters and digits separated by |');
+const tldSchema = CRAWL_SETTINGS.tld.schema;
+const profileSchema = CRAWL_SETTINGS.normalizationProfile.schema;
 
 const savedSettingsPatch = z
   .object({
-    tld: validated(validateTldConfig),
-    ignoredExtensions: ignoredExtensionsSchema,
-    normalizationProfile: validated(validateProfile),
+    tld: tldSchema,
+    ignoredExtensions: CRAWL_SETTINGS.ignoredExtensions.schema,
+    normalizationProfile: profileSchema,
   })
   .partial()
   .strict();
@@ -47,9 +41,9 @@ export const viewRequestSchemas = {
   'duplicates.getContentGroup': z.object({ crawlId: id, groupId: id }).strict(),
   'settings.get': z.object({}).strict(),
   'settings.update': savedSettingsPatch,
-  'settings.testDomain': z.object({ url: z.string().min(1).max(8192), tld: validated(validateTldConfig) }).strict(),
+  'settings.testDomain': z.object({ url: z.string().min(1).max(8192), tld: tldSchema }).strict(),
   'settings.getPublicSuffixList': z.object({}).strict(),
-  'settings.previewNormalization': z.object({ crawlId: id, profile: validated(validateProfile) }).strict(),
+  'settings.previewNormalization': z.object({ crawlId: id, profile: profileSchema }).strict(),
   'checkpoints.list': crawlId,
   'checkpoints.create': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/, "1-64 letters, digits, '.', '-' or '_'") }).strict(),
   'checkpoints.resume': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/) }).strict(),

@@ -41,6 +41,7 @@ const forbidden: Record<string, Fixture[]> = {
   ],
   'the worker entry imports only fetch, parse, robots and the worker protocol': [
     ['engine/worker/crawl-worker.ts', '../schedule/crawl-runner'],
+    ['engine/worker/crawl-worker.ts', '../schedule/politeness-extra'],
     ['engine/worker/crawl-worker.ts', '../store/sqlite/connection'],
     ['engine/worker/crawl-worker.ts', './worker-pool'],
     ['engine/worker/crawl-worker.ts', '../../shared/types/crawl'],
@@ -101,8 +102,9 @@ const allowed: Record<string, Fixture[]> = {
     ['engine/schedule/crawl-runner.ts', '../store/sqlite/frontier'],
     ['engine/schedule/crawl-runner.ts', 'better-sqlite3'],
   ],
-  'the worker entry imports fetch, parse, robots and the protocol': [
+  'the worker entry imports fetch, parse, robots, the politeness formula and the protocol': [
     ['engine/worker/crawl-worker.ts', '../fetch/fetcher'],
+    ['engine/worker/crawl-worker.ts', '../schedule/politeness'],
     ['engine/worker/crawl-worker.ts', '../parse/page-processor'],
     ['engine/worker/crawl-worker.ts', '../robots/robots'],
     ['engine/worker/crawl-worker.ts', './protocol'],

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
+import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
 import { CodedError } from '../../../shared/types/result';
 
 /** A page row as the crawler writes it. */
@@ -199,7 +200,8 @@ export class CrawlRepository {
       fetched: counts.done,
       queued: counts.pending + counts.in_flight,
       errors: counts.error,
-      settings: JSON.parse(row.settings_json) as CrawlSettings,
+      // Each field by its setting's schema; a missing or invalid one takes its default (an older database).
+      settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
     };
   }
 }

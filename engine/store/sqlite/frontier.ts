@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
+import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
 
 /** A URL offered to the frontier after the URL-seen test's inputs are computed. */
 export interface FrontierCandidate {
@@ -280,10 +281,9 @@ export class SqliteFrontier implements FrontierStore {
     return states;
   }
 
-  /** The politeness delay after a fetch that took `fetchMs`. */
+  /** The politeness delay after a fetch that took `fetchMs`, with this frontier's policy (schedule/politeness.ts). */
   politenessDelayMs(fetchMs: number, extraDelayMs = 0): number {
-    const { minDelayMs, maxDelayMs, delayFactor } = this.policy;
-    return Math.min(maxDelayMs, Math.max(minDelayMs, delayFactor * fetchMs, extraDelayMs));
+    return politenessDelayMs(this.policy, fetchMs, extraDelayMs);
   }
 
   /** The claim is over: it leaves the in-flight count, and its host slot is freed unless it already was. */
@@ -302,7 +302,7 @@ export class SqliteFrontier implements FrontierStore {
     const eligibleAt = disposition.nowMs + this.politenessDelayMs(disposition.fetchMs, disposition.extraDelayMs);
     if (eligibleAt > queue.nextEligibleAtMs) {
       queue.nextEligibleAtMs = eligibleAt;
-      const politeMs = Math.max(this.policy.minDelayMs, this.policy.delayFactor * disposition.fetchMs);
+      const politeMs = adaptiveDelayMs(this.policy, disposition.fetchMs);
       queue.delayReason = (disposition.extraDelayMs ?? 0) > politeMs ? (disposition.extraDelayReason ?? 'robots Crawl-delay') : 'politeness delay';
     }
     this.wake(queue, queue.nextEligibleAtMs);

@@ -1,7 +1,11 @@
+import type { StorageErrorCode } from '../../../shared/types/error-codes';
 import { CodedError } from '../../../shared/types/result';
 
-/** SQLite primary result codes (and errno codes) that mean the storage refused, not a bug in a query. */
-const STORAGE_CODES: Record<string, { code: string; words: string }> = {
+/**
+ * SQLite primary result codes (and errno codes) that mean the storage refused, not a bug in a
+ * query, with the crawler's code for each (class stop-crawl, shared/types/error-codes.ts).
+ */
+const STORAGE_CODES: Record<string, { code: StorageErrorCode; words: string }> = {
   SQLITE_FULL: { code: 'DISK_FULL', words: 'the disk is full' },
   ENOSPC: { code: 'DISK_FULL', words: 'the disk is full' },
   EDQUOT: { code: 'DISK_FULL', words: 'the disk quota is used up' },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CRAWL_SCOPES } from '../../../../shared/types/crawl';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
 import { FieldError } from '../../components/FieldError';
 import { useStore } from '../../store';
 import { formValuesFrom, readCrawlForm, type CrawlFormField, type CrawlFormValues, type FormErrors } from './settings-form';
@@ -27,7 +27,8 @@ export function CrawlForm() {
     if (info && values === null) setValues(formValuesFrom(info.defaultSettings));
   }, [info, values]);
 
-  const form = values ?? formValuesFrom({ threads: 4, maxPages: 0, maxDepth: 0, scope: 'host', minDelayMs: 0, userAgent: '', obeyRobots: true });
+  // Until app.getInfo answers: the built-in defaults (no user agent yet: the app's may differ).
+  const form = values ?? formValuesFrom({ ...DEFAULT_CRAWL_SETTINGS, userAgent: '' });
   const status = progress?.status ?? opened?.summary.status ?? null;
   const running = status === 'running' || starting;
   const resumable = !running && (status === 'paused' || status === 'stopped' || status === 'interrupted');

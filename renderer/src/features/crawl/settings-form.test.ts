@@ -21,8 +21,8 @@ describe('readCrawlForm', () => {
     expect(form.errors).toEqual({
       seeds: 'not a url is not an absolute URL (e.g. https://example.com/)',
       threads: 'Whole number from 1 to 256',
-      maxPages: 'Whole number from 0 to 100,000,000',
-      maxDepth: 'Whole number from 0 to 10,000',
+      maxPages: 'Whole number, 0 or more',
+      maxDepth: 'Whole number from 0 to 1,000,000',
       minDelayMs: 'Whole number from 0 to 3,600,000',
       scope: 'Choose one of host, domain, directory, any',
       userAgent: 'A user agent of 1 to 512 characters',

@@ -1,4 +1,6 @@
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
+import { readHostOverride } from '../../../../shared/url/host-override';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
+import { hasControlCharacters, settingBounds, settingFromText, validateSetting } from '../../../../shared/types/crawl-settings';
 
 /** Fields of the crawl form. */
 export type CrawlFormField = 'seeds' | 'hostOverrides' | 'threads' | 'maxPages' | 'maxDepth' | 'scope' | 'minDelayMs' | 'userAgent';
@@ -35,22 +37,17 @@ export function formValuesFrom(settings: Pick<CrawlSettings, 'threads' | 'maxPag
 }
 
 /**
- * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler).
+ * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler), each
+ * read by the one `--resolve` parser (shared/url/host-override.ts).
  * @returns the overrides, or a message naming the first bad line
  * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') → [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
  */
 export function parseOverrideLines(text: string): HostOverride[] | string {
   const overrides: HostOverride[] = [];
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
-    const match = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[0-9.]+)(?::(\d{1,5}))?$/.exec(line);
-    if (!match) return `"${line}" is not host=address[:port]`;
-    const override: HostOverride = { host: match[1]!.toLowerCase(), address: match[2]!.replace(/^\[|\]$/g, '') };
-    if (match[3] !== undefined) {
-      const port = Number(match[3]);
-      if (port < 1 || port > 65_535) return `"${line}": port must be 1-65535`;
-      override.port = port;
-    }
-    overrides.push(override);
+  for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+    const read = readHostOverride(line);
+    if (!read.ok) return read.error.message;
+    overrides.push(read.value);
   }
   return overrides;
 }
@@ -74,19 +71,22 @@ export function readCrawlForm(values: CrawlFormValues): { ok: true; seeds: strin
   }
   const overrides = parseOverrideLines(values.hostOverrides);
   if (typeof overrides === 'string') errors.hostOverrides = overrides;
-  const int = (field: 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs', min: number, max: number): number => {
-    const text = values[field].trim();
-    const n = Number(text);
-    if (text === '' || !Number.isInteger(n) || n < min || n > max) errors[field] = `Whole number from ${min} to ${max.toLocaleString('en-US')}`;
-    return n;
+  // Each field by its setting's schema (shared/types/crawl-settings.ts), as IPC and the CLI check it;
+  // the form's own text parsing is only the trim of surrounding spaces.
+  const int = (field: 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs'): number => {
+    const read = settingFromText(field, values[field].trim());
+    if (read.ok) return read.value;
+    errors[field] = rangeMessage(field);
+    return NaN;
   };
-  const threads = int('threads', 1, 256);
-  const maxPages = int('maxPages', 0, 100_000_000);
-  const maxDepth = int('maxDepth', 0, 10_000);
-  const minDelayMs = int('minDelayMs', 0, 3_600_000);
-  if (!(CRAWL_SCOPES as readonly string[]).includes(values.scope)) errors.scope = `Choose one of ${CRAWL_SCOPES.join(', ')}`;
-  const userAgent = values.userAgent.trim();
-  if (userAgent === '' || userAgent.length > 512) errors.userAgent = 'A user agent of 1 to 512 characters';
+  const threads = int('threads');
+  const maxPages = int('maxPages');
+  const maxDepth = int('maxDepth');
+  const minDelayMs = int('minDelayMs');
+  const scope = validateSetting('scope', values.scope);
+  if (!scope.ok) errors.scope = `Choose one of ${CRAWL_SCOPES.join(', ')}`;
+  const userAgent = validateSetting('userAgent', values.userAgent.trim());
+  if (!userAgent.ok) errors.userAgent = hasControlCharacters(values.userAgent) ? 'A user agent without CR, LF or other control characters' : 'A user agent of 1 to 512 characters';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -98,10 +98,20 @@ export function readCrawlForm(values: CrawlFormValues): { ok: true; seeds: strin
       minDelayMs,
       // The politeness delay is a lower bound; raise the upper bound with it when it passes the default.
       ...(minDelayMs > DEFAULT_CRAWL_SETTINGS.maxDelayMs ? { maxDelayMs: minDelayMs } : {}),
-      scope: values.scope as CrawlScope,
-      userAgent,
+      scope: scope.ok ? scope.value : DEFAULT_CRAWL_SETTINGS.scope,
+      userAgent: userAgent.ok ? userAgent.value : DEFAULT_CRAWL_SETTINGS.userAgent,
       obeyRobots: values.obeyRobots,
       ...(Array.isArray(overrides) && overrides.length > 0 ? { hostOverrides: overrides } : {}),
     },
   };
+}
+
+/**
+ * The form's words for a numeric setting's range, from its schema's bounds.
+ * @example rangeMessage('threads') → 'Whole number from 1 to 256'
+ * @example rangeMessage('maxPages') → 'Whole number, 0 or more' (no upper bound but the safe integers)
+ */
+function rangeMessage(field: 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs'): string {
+  const { min, max } = settingBounds(field);
+  return max >= Number.MAX_SAFE_INTEGER ? `Whole number, ${min} or more` : `Whole number from ${min} to ${max.toLocaleString('en-US')}`;
 }

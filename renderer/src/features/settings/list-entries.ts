@@ -1,3 +1,4 @@
+import { validateSetting } from '../../../../shared/types/crawl-settings';
 import { tldEntryProblem } from '../../../../shared/url/tld-config';
 
 /** Why an entry cannot join a list, or null. */
@@ -10,12 +11,13 @@ export const genericTldProblem: EntryValidator = (entry) => tldEntryProblem(entr
 export const additionalTldProblem: EntryValidator = (entry) => tldEntryProblem(entry, 'additional');
 
 /**
- * Ignored extensions (seed 004's "Ignore Links To"): lowercase letters and digits, no dot.
+ * Ignored extensions (seed 004's "Ignore Links To"): lowercase letters and digits, no dot; an
+ * entry is valid when it is one extension the `ignoredExtensions` setting's schema accepts.
  * @example extensionProblem('.PDF') → 'must be lowercase letters and digits without the dot (write "pdf")'
  */
 export const extensionProblem: EntryValidator = (entry) => {
   if (entry === '') return 'is empty';
-  if (/^[a-z0-9]+$/.test(entry)) return null;
+  if (!entry.includes('|') && validateSetting('ignoredExtensions', entry).ok) return null;
   const suggestion = entry.trim().replace(/^\.+/, '').toLowerCase();
   return /^[a-z0-9]+$/.test(suggestion) ? `must be lowercase letters and digits without the dot (write "${suggestion}")` : 'must be lowercase letters and digits without the dot';
 };

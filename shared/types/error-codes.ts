@@ -1,0 +1,131 @@
+/**
+ * The crawler's error codes: one closed union, each code with what the crawler does about it
+ * and one line of what the user can do. Lives in shared/types because both ends need it: the
+ * engine decides retries with {@link errorClass}, and the renderer shows the codes stored with
+ * each failed URL (and may show {@link describeError}'s advice beside them).
+ *
+ * Classes (Crawlee's error taxonomy, as a table instead of exception classes):
+ * - `retry`: transient; the URL goes back to the frontier (up to `maxRetries`, with backoff)
+ * - `fail-url`: this URL is recorded as an error (state `error`); the crawl goes on
+ * - `stop-crawl`: the crawl (or the command) cannot go on; the user must act first
+ */
+
+/** What the crawler does about an error. */
+export type ErrorClass = 'retry' | 'fail-url' | 'stop-crawl';
+
+/** One row of the table: the class and a one-line "what to do". */
+export interface ErrorCodeInfo {
+  class: ErrorClass;
+  /** One sentence for people: what happened and what to do. */
+  advice: string;
+}
+
+/**
+ * Every fixed code the engine emits (fetch, robots, redirects, parse, storage, database, seeds,
+ * checkpoints), keyed by code. The HTTP status families are {@link HttpErrorCode} and
+ * {@link RobotsHttpErrorCode}. An engine source that emits a code missing here fails
+ * error-codes.test.ts.
+ */
+export const CRAWL_ERROR_CODES = {
+  // Fetch (engine/fetch/fetcher.ts classifyFetchError, body.ts, dns.ts; the worker pool)
+  TIMEOUT: { class: 'retry', advice: 'No complete answer within timeoutMs: retried; raise --timeout-ms for a slow server.' },
+  CONNECT_TIMEOUT: { class: 'retry', advice: 'The connection was not accepted in time: retried; check the host is up.' },
+  CONNECTION_RESET: { class: 'retry', advice: 'The server closed the connection mid-answer: retried; a server that keeps doing it is overloaded.' },
+  FETCH_FAILED: { class: 'retry', advice: 'The fetch failed in transit for another reason (see the message): retried.' },
+  WORKER_CRASHED: { class: 'retry', advice: 'The fetch worker died while fetching: the URL is retried on a fresh worker.' },
+  CONNECTION_REFUSED: { class: 'fail-url', advice: 'Nothing listens at that address and port: check the host, or its --resolve mapping.' },
+  DNS_FAILED: { class: 'fail-url', advice: 'The host name does not resolve: check its spelling, or map it with --resolve.' },
+  HOST_NOT_MAPPED: { class: 'fail-url', advice: 'Closed resolver mode and the host is not in the map: add --resolve host=ip:port, or drop --closed.' },
+  BODY_DECODE_FAILED: { class: 'fail-url', advice: 'The body could not be decompressed as its Content-Encoding says: the server sent a broken body.' },
+  UNSUPPORTED_ENCODING: { class: 'fail-url', advice: 'The body uses a Content-Encoding the crawler cannot decode: fetch it with a tool that can.' },
+  PARSE_FAILED: { class: 'fail-url', advice: 'The page was fetched but could not be parsed (see the message).' },
+  INVALID_URL: { class: 'fail-url', advice: 'The URL cannot be crawled as written (no host, or not normalizable).' },
+  // Redirects (engine/fetch/fetcher.ts for robots.txt, engine/schedule for pages)
+  REDIRECT_LOOP: { class: 'fail-url', advice: 'The redirect leads back into its own chain: the site has a redirect loop.' },
+  REDIRECT_LIMIT: { class: 'fail-url', advice: 'More consecutive redirects than maxRedirects: raise it, or fix the chain.' },
+  BAD_REDIRECT: { class: 'fail-url', advice: 'The Location is not an http(s) URL: the redirect cannot be followed.' },
+  // robots.txt (engine/robots, engine/schedule)
+  ROBOTS_DISALLOWED: { class: 'fail-url', advice: 'robots.txt disallows the URL for this user agent: not fetched (--no-robots ignores it, on sites you may crawl).' },
+  ROBOTS_UNAVAILABLE: { class: 'fail-url', advice: "The host's robots.txt kept failing (5xx or no answer): its URLs are not fetched; resume later with --retry-errors." },
+  ROBOTS_REDIRECT_FAILED: { class: 'retry', advice: 'robots.txt redirected to a URL that failed: asked again later, the host disallowed meanwhile.' },
+  // Storage (engine/store/sqlite/storage-errors.ts): the crawl is left interrupted, nothing committed lost
+  DISK_FULL: { class: 'stop-crawl', advice: 'The disk (or quota) is full: free some space, then resume.' },
+  DB_IO_ERROR: { class: 'stop-crawl', advice: 'The disk reported an I/O error: check the disk, then resume.' },
+  DB_READONLY: { class: 'stop-crawl', advice: 'The database file or its file system became read-only: make it writable, then resume.' },
+  DB_BUSY: { class: 'stop-crawl', advice: 'Another process holds the database (or its crawl lease): wait for it to finish, then resume.' },
+  DB_CORRUPT: { class: 'stop-crawl', advice: 'The database file is damaged: roll back to a checkpoint, or start a new database.' },
+  // Opening a database (engine/store/sqlite/connection.ts, migrations)
+  DB_OPEN_FAILED: { class: 'stop-crawl', advice: 'The database file cannot be opened (see the message): check the path and its folder.' },
+  DB_NOT_FOUND: { class: 'stop-crawl', advice: 'No database at that path: check it (crawlbench crawl creates one).' },
+  NOT_A_CRAWL_DB: { class: 'stop-crawl', advice: 'The file is not a Crawlbench database: give a new file name, or one made by crawlbench crawl.' },
+  SCHEMA_TOO_NEW: { class: 'stop-crawl', advice: 'The database comes from a newer Crawlbench: open it with that version.' },
+  // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
+  INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] with an IP address: fix it, and the crawl starts.' },
+  INVALID_SEED: { class: 'stop-crawl', advice: 'A seed is not an absolute http(s) URL: fix it, and the crawl starts.' },
+  CRAWL_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawl with that id in this database: list them (the Crawls view, or crawlbench export).' },
+  INVALID_CHECKPOINT_NAME: { class: 'stop-crawl', advice: "A checkpoint name is 1-64 letters, digits, '.', '-' or '_'." },
+  CHECKPOINT_EXISTS: { class: 'stop-crawl', advice: 'That crawl already has a checkpoint of this name: choose another name.' },
+  CHECKPOINT_NOT_FOUND: { class: 'stop-crawl', advice: 'No such checkpoint, or its file is missing: list them with crawlbench checkpoints.' },
+  CHECKPOINT_FAILED: { class: 'stop-crawl', advice: 'The checkpoint could not be written or restored (see the message); the crawl itself is unchanged.' },
+  // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
+  INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+/** A fixed error code: a key of {@link CRAWL_ERROR_CODES}. */
+export type FixedErrorCode = keyof typeof CRAWL_ERROR_CODES;
+
+/** The storage failures (storage-errors.ts): every one stops the crawl, leaving it interrupted. */
+export type StorageErrorCode = 'DISK_FULL' | 'DB_IO_ERROR' | 'DB_READONLY' | 'DB_BUSY' | 'DB_CORRUPT';
+
+/** A page answered with an HTTP error status (400-599), e.g. `HTTP_404`: the URL's own result. */
+export type HttpErrorCode = `HTTP_${4 | 5}${number}`;
+
+/** A host's robots.txt answered 5xx (or another status that is neither 2xx nor 4xx), e.g. `ROBOTS_HTTP_503`. */
+export type RobotsHttpErrorCode = `ROBOTS_HTTP_${number}`;
+
+/** Every error code the crawler emits: one closed union. */
+export type CrawlErrorCode = FixedErrorCode | HttpErrorCode | RobotsHttpErrorCode;
+
+const HTTP_FAMILY = /^(ROBOTS_)?HTTP_([1-5]\d\d)$/;
+
+/**
+ * True when `code` is in {@link CrawlErrorCode} (a fixed code, or an HTTP family code with a
+ * three-digit status: `HTTP_4xx`/`HTTP_5xx`, `ROBOTS_HTTP_<status>`).
+ * @example isCrawlErrorCode('HTTP_404') // true
+ * @example isCrawlErrorCode('HTTP_200') // false (not an error status)
+ * @example isCrawlErrorCode('INVALID_PAYLOAD') // false (an IPC code, not the crawler's)
+ */
+export function isCrawlErrorCode(code: string): code is CrawlErrorCode {
+  if (Object.hasOwn(CRAWL_ERROR_CODES, code)) return true;
+  const match = HTTP_FAMILY.exec(code);
+  if (!match) return false;
+  return match[1] !== undefined || match[2]!.startsWith('4') || match[2]!.startsWith('5');
+}
+
+/**
+ * The class and advice of an error code; a code outside the union (another layer's, or from an
+ * older database) is `fail-url`, never retried.
+ * - `HTTP_429`, `HTTP_503`: `retry` (RFC 6585 §4, RFC 9110 §15.6.4: the server asks to come back;
+ *   the crawl runner retries them by status, with their Retry-After); other `HTTP_4xx`/`HTTP_5xx`: `fail-url`
+ * - `ROBOTS_HTTP_<status>`: `retry` (RFC 9309 §2.3.1.4: robots.txt asked again with a doubling delay)
+ * @example describeError('DISK_FULL').class // 'stop-crawl'
+ * @example describeError('HTTP_404').class // 'fail-url'
+ */
+export function describeError(code: string): ErrorCodeInfo {
+  if (Object.hasOwn(CRAWL_ERROR_CODES, code)) return CRAWL_ERROR_CODES[code as FixedErrorCode];
+  const match = HTTP_FAMILY.exec(code);
+  if (match && match[1] !== undefined) return { class: 'retry', advice: "The host's robots.txt answered an error status: asked again later, the host disallowed meanwhile." };
+  if (match && (match[2] === '429' || match[2] === '503')) return { class: 'retry', advice: 'The server asked to come back later: retried after its Retry-After (or a backoff), up to maxRetries.' };
+  if (match && match[2]!.startsWith('4')) return { class: 'fail-url', advice: 'The server refused the URL (client error status): the page is missing, gone or forbidden.' };
+  if (match && match[2]!.startsWith('5')) return { class: 'fail-url', advice: 'The server failed on this URL (server error status): try again later with resume --retry-errors.' };
+  return { class: 'fail-url', advice: 'An error this version does not know: the URL is recorded as failed.' };
+}
+
+/**
+ * What the crawler does about `code` (see {@link describeError}).
+ * @example errorClass('TIMEOUT') // 'retry'
+ * @example errorClass('CONNECTION_REFUSED') // 'fail-url'
+ */
+export function errorClass(code: string): ErrorClass {
+  return describeError(code).class;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { CodedError } from '../types/result';
+import { isIpAddress, parseHostOverride, readHostOverride } from './host-override';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CodedError);
+    return (error as CodedError).code;
+  }
+  return undefined;
+}
+
+describe('parseHostOverride', () => {
+  it('parses host=ipv4 without a port', () => {
+    expect(parseHostOverride('docs.python.test=127.0.0.1')).toEqual({ host: 'docs.python.test', address: '127.0.0.1' });
+  });
+
+  it('parses host=ipv4:port', () => {
+    expect(parseHostOverride('docs.python.test=127.0.0.1:8080')).toEqual({ host: 'docs.python.test', address: '127.0.0.1', port: 8080 });
+  });
+
+  it('parses an IPv6 address in brackets, with and without a port', () => {
+    expect(parseHostOverride('a.test=[::1]:81')).toEqual({ host: 'a.test', address: '::1', port: 81 });
+    expect(parseHostOverride('a.test=[2001:db8::5]')).toEqual({ host: 'a.test', address: '2001:db8::5' });
+  });
+
+  it('lowercases the host and trims surrounding whitespace', () => {
+    expect(parseHostOverride('  Site.TEST=10.0.0.2:9000  ')).toEqual({ host: 'site.test', address: '10.0.0.2', port: 9000 });
+  });
+
+  it('accepts the port bounds 1 and 65535', () => {
+    expect(parseHostOverride('a.test=127.0.0.1:1').port).toBe(1);
+    expect(parseHostOverride('a.test=127.0.0.1:65535').port).toBe(65_535);
+  });
+
+  it.each([
+    '',
+    'a.test',
+    '=127.0.0.1',
+    'a.test=',
+    'a.test=not-an-ip',
+    'a.test=example.com:80',
+    'a.test=256.1.1.1',
+    'a.test=127.0.0.1:0',
+    'a.test=127.0.0.1:65536',
+    'a.test=127.0.0.1:99999',
+    'a.test=127.0.0.1:port',
+    'a.test=127.0.0.1:',
+    'a.test=::1:80',
+    'a.test=[nothex]:80',
+    'a b=127.0.0.1',
+  ])('rejects %j with INVALID_RESOLVE', (value) => {
+    expect(codeOf(() => parseHostOverride(value))).toBe('INVALID_RESOLVE');
+  });
+
+  it('names the bad value in the error message', () => {
+    expect(() => parseHostOverride('bogus')).toThrow(/bogus/);
+  });
+});
+
+describe('readHostOverride (the form and IPC wording)', () => {
+  it('quotes the trimmed value and says what is wrong', () => {
+    expect(readHostOverride(' [::1] ')).toEqual({ ok: false, error: { code: 'INVALID_RESOLVE', message: '"[::1]" is not host=address[:port]' } });
+    expect(readHostOverride('a.test=127.0.0.1:0')).toEqual({ ok: false, error: { code: 'INVALID_RESOLVE', message: '"a.test=127.0.0.1:0": port must be 1-65535' } });
+    expect(readHostOverride('a.test=256.1.1.1')).toMatchObject({ ok: false });
+  });
+
+  it('the CLI error wraps the same message', () => {
+    expect(() => parseHostOverride('a.test=127.0.0.1:70000')).toThrow('Invalid --resolve "a.test=127.0.0.1:70000": port must be 1-65535');
+  });
+});
+
+describe('isIpAddress', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['0.0.0.0', true],
+    ['255.255.255.255', true],
+    ['::1', true],
+    ['2001:db8::5', true],
+    ['::ffff:10.0.0.1', true],
+    ['256.1.1.1', false],
+    ['01.2.3.4', false],
+    ['1.2.3', false],
+    ['example.com', false],
+    ['1::2::3', false],
+    ['[::1]', false],
+    ['', false],
+  ])('%j → %s', (text, expected) => {
+    expect(isIpAddress(text)).toBe(expected);
+  });
+});

@@ -1,0 +1,66 @@
+import type { HostOverride } from '../types/crawl';
+import { CodedError, type Result } from '../types/result';
+import { parseWhatwg } from './whatwg-url';
+
+/**
+ * The one parser of `host=address[:port]`, the resolver override of `--resolve` (crawl, resume,
+ * serve, the Electron app), the "Host overrides" field of the crawl form and the IPC settings
+ * (like curl's `--resolve` and an /etc/hosts line). Runs in main and the renderer (no Node).
+ */
+
+/** IPv4 in dotted decimal, each part 0-255 without a leading zero (as Node's net.isIPv4). */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)$/;
+
+/** `host=address[:port]`: a host without `=` or whitespace; an IPv6 address in brackets. */
+const OVERRIDE = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s[\]]+)(?::(\d{1,5}))?$/;
+
+/** A host name an override may name: 1-253 characters, no `=` or whitespace. */
+export const OVERRIDE_HOST = /^[^=\s]{1,253}$/;
+
+/**
+ * True when `text` is an IP address the resolver can connect to: IPv4 dotted decimal or IPv6
+ * (RFC 4291 text form, no brackets, no zone).
+ * @example isIpAddress('127.0.0.1') // true
+ * @example isIpAddress('::1') // true
+ * @example isIpAddress('256.1.1.1') // false
+ * @example isIpAddress('example.com') // false
+ */
+export function isIpAddress(text: string): boolean {
+  if (IPV4.test(text)) return true;
+  // The WHATWG host parser is the IPv6 parser both ends share (no Node `net` in the renderer).
+  return /^[0-9a-fA-F:.]+$/.test(text) && text.includes(':') && parseWhatwg(`http://[${text}]/`) !== null;
+}
+
+/**
+ * Reads one override, `host=address[:port]` (surrounding whitespace ignored; the host lowercased;
+ * an IPv6 address in brackets, which are dropped).
+ * @returns the override, or INVALID_RESOLVE with a message quoting the value:
+ *   `"x" is not host=address[:port]` or `"x": port must be 1-65535`
+ * @example readHostOverride('Docs.Python.Test=127.0.0.1:8080') // ok: { host: 'docs.python.test', address: '127.0.0.1', port: 8080 }
+ * @example readHostOverride('a.test=[::1]:81') // ok: { host: 'a.test', address: '::1', port: 81 }
+ * @example readHostOverride('a.test=example.com') // error: '"a.test=example.com" is not host=address[:port]'
+ */
+export function readHostOverride(text: string): Result<HostOverride> {
+  const value = text.trim();
+  const invalid = (message: string): Result<HostOverride> => ({ ok: false, error: { code: 'INVALID_RESOLVE', message } });
+  const match = OVERRIDE.exec(value);
+  const address = match?.[2]!.replace(/^\[|\]$/g, '');
+  if (!match || address === undefined || !isIpAddress(address) || !OVERRIDE_HOST.test(match[1]!)) return invalid(`"${value}" is not host=address[:port]`);
+  const host = match[1]!.toLowerCase();
+  if (match[3] === undefined) return { ok: true, value: { host, address } };
+  const port = Number(match[3]);
+  if (port < 1 || port > 65_535) return invalid(`"${value}": port must be 1-65535`);
+  return { ok: true, value: { host, address, port } };
+}
+
+/**
+ * Parses one `--resolve` value (see {@link readHostOverride}).
+ * @example parseHostOverride('docs.python.test=127.0.0.1:8080') // { host: 'docs.python.test', address: '127.0.0.1', port: 8080 }
+ * @example parseHostOverride('a.test=[::1]:81') // { host: 'a.test', address: '::1', port: 81 }
+ * @throws CodedError INVALID_RESOLVE (`Invalid --resolve "x" is not host=address[:port] …`) when the value does not have that shape
+ */
+export function parseHostOverride(value: string): HostOverride {
+  const read = readHostOverride(value);
+  if (!read.ok) throw new CodedError('INVALID_RESOLVE', `Invalid --resolve ${read.error.message}: expected host=address[:port], e.g. docs.python.test=127.0.0.1:8080`);
+  return read.value;
+}
