@@ -31,7 +31,11 @@ export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-que
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 
 /** Running a crawl: the scheduler over the frontier and the worker pool, its listener and housekeeping counters. */
-export { CrawlRunner, validateSeeds, type CrawlListener, type HousekeepingStats } from './schedule/crawl-runner';
+export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type HousekeepingStats } from './schedule/crawl-runner';
+
+/** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */
+export type { CrawlStores } from './store/ports';
+export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */
 export { parseHostOverride } from './fetch/dns';

@@ -1,12 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { PageContent } from '../../worker/protocol';
 import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
+import type { ContentIndex, ContentVerdict } from '../ports';
 
-/** How a page's content relates to earlier pages of the crawl. */
-export type ContentVerdict =
-  | { kind: 'unique' }
-  | { kind: 'exact'; groupId: number; duplicateOf: number }
-  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
+export type { ContentVerdict } from '../ports';
 
 export interface ContentDedupeOptions {
   /** Estimated Jaccard similarity at or above which two pages are near-duplicates. */
@@ -24,7 +21,7 @@ export interface ContentDedupeOptions {
  * sketches and confirmed by estimated Jaccard ≥ threshold. Groups and members are stored
  * (content_groups / content_group_members); a member's similarity is to the group's first page.
  */
-export class ContentDedupe {
+export class ContentDedupe implements ContentIndex {
   private readonly byFingerprint: Statement;
   private readonly exactGroup: Statement;
   private readonly insertGroup: Statement;
