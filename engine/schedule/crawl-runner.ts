@@ -36,7 +36,9 @@ export interface CrawlRunnerOptions {
    * under the crawl lease. The run writes only through them.
    */
   stores: CrawlStores;
+  /** The crawl's effective settings (seed document 004: limits, politeness, link rules, robots). */
   settings: CrawlSettings;
+  /** Seed URLs as stored with the crawl (validateSeeds); each must have an identity. */
   seeds: readonly string[];
   /**
    * A URL's identity under `settings.normalizationProfile` and `settings.tld` (see
@@ -44,6 +46,7 @@ export interface CrawlRunnerOptions {
    * fragments.
    */
   identify: (raw: string) => Result<UrlIdentity>;
+  /** Where progress, housekeeping and the end are reported. */
   listener?: CrawlListener;
   /** Minimum gap between two progress reports, ms. @default 250 (at most 4 a second) */
   progressIntervalMs?: number;
@@ -119,6 +122,7 @@ export class CrawlRunner {
     });
   }
 
+  /** The crawl this runner runs. */
   get crawlId(): number {
     return this.stores.crawlId;
   }

@@ -23,6 +23,7 @@ export interface FrontierCandidate {
   normalized: string;
   /** The URL-seen test's key (IIR 20.2.2): two candidates with one key are one URL. */
   normalizedKey: string;
+  /** The URL's host (lower case, no port): its back queue. */
   host: string;
   /** Public Suffix List registrable domain; null for IPs and hosts without one. */
   registrableDomain: string | null;
@@ -36,9 +37,13 @@ export interface FrontierCandidate {
 
 /** A URL handed out for fetching (state now in_flight). */
 export interface ClaimedUrl {
+  /** The URL's id in its crawl (stable across runs: links and aliases name it). */
   id: number;
+  /** The URL to fetch (absolute, no fragment). */
   url: string;
+  /** Its host: the back queue it was claimed from. */
   host: string;
+  /** Links from a seed (seeds: 0). */
   depth: number;
   /** Times this URL was claimed before this claim (retries). */
   attempts: number;
@@ -48,9 +53,13 @@ export interface ClaimedUrl {
 
 /** URLs of one crawl by state. */
 export interface FrontierCounts {
+  /** Waiting to be claimed (includes retries). */
   pending: number;
+  /** Claimed, outcome not recorded yet. */
   inFlight: number;
+  /** Fetched, any HTTP status below 400 (3xx included). */
   done: number;
+  /** Failed: HTTP ≥ 400, a transport error after its retries, refused by robots or a redirect limit. */
   error: number;
 }
 
@@ -58,7 +67,9 @@ export interface FrontierCounts {
 export interface PolitenessPolicy {
   /** Requests to one host at once. */
   maxInFlightPerHost: number;
+  /** The least wait between two fetches from one host, ms. */
   minDelayMs: number;
+  /** The most any host waits (politeness, Crawl-delay, Retry-After), ms. */
   maxDelayMs: number;
   /** k: the next fetch from a host waits k × the last fetch's duration. */
   delayFactor: number;
@@ -78,6 +89,7 @@ export interface Disposition {
   fetchMs: number;
   /** When it ended, epoch ms. */
   nowMs: number;
+  /** The answer's HTTP status; null or absent when there was no answer. */
   httpStatus?: number | null;
   /** A host-specific wait the server asked for (Retry-After) or robots Crawl-delay, already capped, ms. */
   extraDelayMs?: number;
@@ -150,24 +162,32 @@ export interface FrontierStore {
 
 /** A page row as the committer writes it. */
 export interface PageRow {
+  /** The claimed URL the page answers. */
   urlId: number;
   /** The URL answered (no redirects are followed inside a fetch since migration 0006). */
   finalUrl: string;
   httpStatus: number;
+  /** The Content-Type header as sent; null when absent. */
   contentType: string | null;
+  /** Body bytes read (after decoding Content-Encoding), at most maxBodyBytes. */
   bodyBytes: number;
   /** The body was cut at maxBodyBytes. */
   truncated: boolean;
+  /** Time from request to the end of the body, ms. */
   fetchMs: number;
+  /** The HTML <title>, trimmed; null when none. */
   title: string | null;
   /** A redirect answer's Location, resolved, no fragment (RFC 9110 §15.4); null for other answers. */
   location: string | null;
+  /** When the fetch ended, epoch ms. */
   fetchedAtMs: number;
   /** SHA-256 (hex) of the normalized visible text; null for pages without text. */
   fingerprint: string | null;
   /** MinHash sketch (IIR 19.6); null for pages without text. The store chooses its encoding. */
   minhash: Uint32Array | null;
+  /** Characters of normalized visible text; null for pages without text. */
   textChars: number | null;
+  /** Meta robots / X-Robots-Tag noindex (the page is kept, flagged). */
   noindex: boolean;
   /** Links past the per-page cap (MAX_LINKS_PER_PAGE), counted, not stored. */
   linksOverCap: number;
@@ -186,9 +206,11 @@ export interface LinkRow {
 
 /** Writes of one crawl's results (inside a {@link UnitOfWork}) and the crawl row's status. */
 export interface CrawlWriter {
+  /** Writes (or replaces) the page row of a fetched URL. */
   insertPage(page: PageRow): void;
   /** The start of a page's normalized text (seed 005's excerpt). */
   insertPageText(urlId: number, text: string): void;
+  /** One link row of a page (one per target and kind, or per refused raw link). */
   insertLink(link: LinkRow): void;
   /** One raw spelling of a URL, and the page it was met on (null for seeds). */
   insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void;
@@ -211,6 +233,7 @@ export type ContentVerdict =
  * commit's unit of work, after the page's row is written.
  */
 export interface ContentIndex {
+  /** Classifies page `urlId` against earlier pages and indexes it for later ones. */
   record(urlId: number, content: PageContent, nowMs: number): ContentVerdict;
 }
 
@@ -231,15 +254,22 @@ export interface RedirectIndex {
  * throws, leaves nothing (the error is rethrown, or the promise rejects with it).
  */
 export interface UnitOfWork {
+  /** Runs `work` in one write transaction. @returns what `work` returned, once committed */
   run<T>(work: () => T): Awaitable<T>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */
 export interface CrawlStores {
+  /** The crawl these stores belong to (its row in `crawls`). */
   crawlId: number;
+  /** The crawl's URL frontier. */
   frontier: FrontierStore;
+  /** Page, link, alias and status writes. */
   writer: CrawlWriter;
+  /** The content-seen test. */
   contentIndex: ContentIndex;
+  /** Stored redirect chains. */
   redirects: RedirectIndex;
+  /** One write transaction per claim batch or commit batch. */
   unitOfWork: UnitOfWork;
 }
