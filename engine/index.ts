@@ -4,8 +4,12 @@
  * error (eslint.config.js, zone "app" and "hosts").
  */
 
-/** The SQLite handle the engine's stores take (better-sqlite3's `Database`), so callers need not import the driver. */
-export type { Database } from './store/sqlite/database';
+/**
+ * SQLite handles (better-sqlite3's `Database`), so callers need not import the driver: a
+ * `ReadableDB` (openDatabase(file, { readonly: true })) for view and export queries, a
+ * `WritableDB` (a read-write open) for writers; a read handle passed to a writer does not compile.
+ */
+export type { Database, ReadableDB, WritableDB } from './store/sqlite/database';
 
 /** Opening a crawl database: WAL, numbered migrations; the Electron ABI build's path for the app. */
 export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDatabaseOptions } from './store/sqlite/connection';
@@ -19,8 +23,8 @@ export { CrawlLease, otherLiveHolder } from './store/sqlite/crawl-lease';
 /** SQLite errors as the app reports them: DISK_FULL, DB_IO_ERROR, DB_BUSY … in plain words. */
 export { isStorageError, storageError, storageErrorInfo } from './store/sqlite/storage-errors';
 
-/** Crawl rows: create, settings, status, summaries (the crawl repository). */
-export { CrawlRepository } from './store/sqlite/crawl-repository';
+/** Crawl rows: summaries and counts through a read handle (CrawlReader); create, settings, status, pages and links through a write handle (CrawlRepository). */
+export { CrawlReader, CrawlRepository } from './store/sqlite/crawl-repository';
 
 /** Checkpoints: snapshot a crawl database, list, restore, delete, and record them after a restore. */
 export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints, restoreCheckpoint, type CheckpointInfo } from './store/sqlite/checkpoints';

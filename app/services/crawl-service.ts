@@ -1,4 +1,4 @@
-import type { Database } from '../../engine';
+import type { WritableDB } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine';
@@ -49,7 +49,7 @@ export class CrawlService {
   private lease: CrawlLease | null = null;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: WritableDB,
     private readonly options: CrawlServiceOptions = {},
     private readonly listener: CrawlListener = {},
     /** Called when a run ends in failure (its crawl is left `interrupted`, resumable). */

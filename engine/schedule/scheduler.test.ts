@@ -3,7 +3,7 @@
 // schedule/ sees store/ports only (eslint.config.js): the SQLite stores come through engine/index.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type CrawlStatus } from '../../shared/types/crawl';
-import { createSqliteCrawlStores, CrawlRepository, openDatabase, type Database } from '../index';
+import { createSqliteCrawlStores, CrawlRepository, openDatabase, type WritableDB } from '../index';
 import type { CrawlStores, FrontierCandidate, UnitOfWork } from '../store/ports';
 import type { FetchTask } from '../worker/worker-pool';
 import type { PageResult } from '../worker/protocol';
@@ -35,7 +35,7 @@ interface Dispatched {
 function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; wrapUnitOfWork?: (unit: UnitOfWork) => UnitOfWork } = {}) {
   vi.useFakeTimers({ now: START_MS });
   const settings: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, obeyRobots: false, minDelayMs: 0, delayFactor: 0, ...overrides };
-  const db: Database = openDatabase(':memory:');
+  const db: WritableDB = openDatabase(':memory:');
   const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], settings, START_MS);
   const sqlite = createSqliteCrawlStores(db, crawlId, settings);
   const stores: CrawlStores = { ...sqlite, unitOfWork: options.wrapUnitOfWork?.(sqlite.unitOfWork) ?? sqlite.unitOfWork };
@@ -123,7 +123,7 @@ const ok = (task: FetchTask): FetchOutcome => ({ type: 'page', seq: 0, urlId: ta
 const timeout = (task: FetchTask): FetchOutcome => ({ type: 'failed', seq: 0, urlId: task.urlId, error: { code: 'TIMEOUT', message: 'timed out' }, fetchMs: 0 });
 
 describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
-  let db: Database | null = null;
+  let db: WritableDB | null = null;
   afterEach(() => {
     db?.close();
     db = null;

@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
 import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
 import type { ContentIndex, ContentVerdict } from '../ports';
@@ -32,7 +33,7 @@ export class ContentDedupe implements ContentIndex {
   private readonly nearGroupOf: Statement;
 
   constructor(
-    db: Database,
+    db: WritableDB,
     private readonly crawlId: number,
     private readonly options: ContentDedupeOptions,
   ) {

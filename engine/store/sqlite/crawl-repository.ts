@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { ReadableDB, WritableDB } from './database';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
 
@@ -46,17 +47,94 @@ interface CrawlRow {
 }
 
 /**
- * Reads and writes crawls, pages and links. Statements are prepared once and reused
- * (STYLE.md convention 7); callers group writes in transactions.
+ * Reads crawls, their URL counts and refusals; takes a read handle (a read-only open, `export`,
+ * the views), so nothing here can write.
  */
-export class CrawlRepository {
+export class CrawlReader {
+  private readonly urlIdByKey: Statement;
+
+  constructor(readonly db: ReadableDB) {
+    this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
+  }
+
+  /** @throws CodedError CRAWL_NOT_FOUND */
+  getCrawl(crawlId: number): CrawlSummary {
+    const row = this.db.prepare(`SELECT * FROM crawls WHERE id = ?`).get(crawlId) as CrawlRow | undefined;
+    if (!row) throw new CodedError('CRAWL_NOT_FOUND', `No crawl with id ${crawlId}`);
+    return this.toSummary(row);
+  }
+
+  /** Every crawl, newest first. */
+  listCrawls(): CrawlSummary[] {
+    const rows = this.db.prepare(`SELECT * FROM crawls ORDER BY id DESC`).all() as CrawlRow[];
+    return rows.map((row) => this.toSummary(row));
+  }
+
+  /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */
+  findUrlId(crawlId: number, normalizedKey: string): number | undefined {
+    return this.urlIdByKey.get(crawlId, normalizedKey) as number | undefined;
+  }
+
+  /** Links refused per link rule in one crawl (one per distinct link of a page). */
+  refusalCounts(crawlId: number): Record<string, number> {
+    const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
+    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    // Links past a page's cap have no link rows: their count is stored with the page (migration 0007).
+    const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+    if (overCap > 0) counts['max-links-per-page'] = overCap;
+    return counts;
+  }
+
+  /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
+  duplicateCount(crawlId: number): number {
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE g.crawl_id = ? AND m.url_id != g.first_url_id`)
+      .pluck()
+      .get(crawlId) as number;
+  }
+
+  /** When the crawl last fetched a URL (epoch ms), or null before its first fetch. */
+  lastFetchedAtMs(crawlId: number): number | null {
+    return this.db.prepare(`SELECT MAX(fetched_at_ms) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number | null;
+  }
+
+  /** URL counts by state for one crawl. */
+  stateCounts(crawlId: number): Record<UrlState, number> {
+    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };
+    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  private toSummary(row: CrawlRow): CrawlSummary {
+    const counts = this.stateCounts(row.id);
+    return {
+      id: row.id,
+      seeds: JSON.parse(row.seeds_json) as string[],
+      status: row.status,
+      createdAtMs: row.created_at_ms,
+      finishedAtMs: row.finished_at_ms,
+      fetched: counts.done,
+      queued: counts.pending + counts.in_flight,
+      errors: counts.error,
+      settings: JSON.parse(row.settings_json) as CrawlSettings,
+    };
+  }
+}
+
+/**
+ * Writes crawls, pages and links, and reads them as {@link CrawlReader} does; takes a writable
+ * handle. Statements are prepared once and reused (STYLE.md convention 7); callers group writes in
+ * transactions.
+ */
+export class CrawlRepository extends CrawlReader {
   private readonly insertPageStatement: Statement;
   private readonly insertLinkStatement: Statement;
-  private readonly urlIdByKey: Statement;
   private readonly insertAliasStatement: Statement;
   private readonly insertTextStatement: Statement;
 
-  constructor(readonly db: Database) {
+  constructor(override readonly db: WritableDB) {
+    super(db);
     this.insertPageStatement = db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
                                      fingerprint, minhash, text_chars, noindex, location, links_over_cap)
@@ -65,7 +143,6 @@ export class CrawlRepository {
     this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
-    this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
   }
 
   /** Inserts a crawl in state `running`. @returns its id */
@@ -82,19 +159,6 @@ export class CrawlRepository {
 
   setStatus(crawlId: number, status: CrawlStatus, finishedAtMs: number | null): void {
     this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
-  }
-
-  /** @throws CodedError CRAWL_NOT_FOUND */
-  getCrawl(crawlId: number): CrawlSummary {
-    const row = this.db.prepare(`SELECT * FROM crawls WHERE id = ?`).get(crawlId) as CrawlRow | undefined;
-    if (!row) throw new CodedError('CRAWL_NOT_FOUND', `No crawl with id ${crawlId}`);
-    return this.toSummary(row);
-  }
-
-  /** Every crawl, newest first. */
-  listCrawls(): CrawlSummary[] {
-    const rows = this.db.prepare(`SELECT * FROM crawls ORDER BY id DESC`).all() as CrawlRow[];
-    return rows.map((row) => this.toSummary(row));
   }
 
   insertPage(crawlId: number, page: PageRecord): void {
@@ -133,21 +197,6 @@ export class CrawlRepository {
     this.insertAliasStatement.run(urlId, rawUrl, fromUrlId);
   }
 
-  /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */
-  findUrlId(crawlId: number, normalizedKey: string): number | undefined {
-    return this.urlIdByKey.get(crawlId, normalizedKey) as number | undefined;
-  }
-
-  /** Links refused per link rule in one crawl (one per distinct link of a page). */
-  refusalCounts(crawlId: number): Record<string, number> {
-    const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
-    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.rule, row.n]));
-    // Links past a page's cap have no link rows: their count is stored with the page (migration 0007).
-    const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
-    if (overCap > 0) counts['max-links-per-page'] = overCap;
-    return counts;
-  }
-
   /**
    * Seed 004's "Clear Error Cache": every URL in state error goes back to pending, so the next
    * run tries it again (a robots-disallowed URL is checked against robots.txt again, not fetched).
@@ -167,39 +216,4 @@ export class CrawlRepository {
       .changes;
   }
 
-  /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
-  duplicateCount(crawlId: number): number {
-    return this.db
-      .prepare(`SELECT COUNT(*) FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE g.crawl_id = ? AND m.url_id != g.first_url_id`)
-      .pluck()
-      .get(crawlId) as number;
-  }
-
-  /** When the crawl last fetched a URL (epoch ms), or null before its first fetch. */
-  lastFetchedAtMs(crawlId: number): number | null {
-    return this.db.prepare(`SELECT MAX(fetched_at_ms) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number | null;
-  }
-
-  /** URL counts by state for one crawl. */
-  stateCounts(crawlId: number): Record<UrlState, number> {
-    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };
-    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
-    for (const row of rows) counts[row.state] = row.n;
-    return counts;
-  }
-
-  private toSummary(row: CrawlRow): CrawlSummary {
-    const counts = this.stateCounts(row.id);
-    return {
-      id: row.id,
-      seeds: JSON.parse(row.seeds_json) as string[],
-      status: row.status,
-      createdAtMs: row.created_at_ms,
-      finishedAtMs: row.finished_at_ms,
-      fetched: counts.done,
-      queued: counts.pending + counts.in_flight,
-      errors: counts.error,
-      settings: JSON.parse(row.settings_json) as CrawlSettings,
-    };
-  }
 }

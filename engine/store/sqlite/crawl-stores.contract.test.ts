@@ -5,10 +5,10 @@ import type { CrawlStores, PolitenessPolicy } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
 import { createSqliteCrawlStores } from './crawl-stores';
-import type { Database } from './database';
+import type { WritableDB } from './database';
 
 function sqliteHarness(): StoreHarness {
-  const db: Database = openDatabase(':memory:');
+  const db: WritableDB = openDatabase(':memory:');
   const settings = (policy: PolitenessPolicy) => ({ ...DEFAULT_CRAWL_SETTINGS, ...policy });
   const count = (table: string, crawlId: number) => db.prepare(`SELECT COUNT(*) FROM ${table} WHERE crawl_id = ?`).pluck().get(crawlId) as number;
   return {

@@ -7,7 +7,7 @@ import type { CrawlSettings } from '../../../shared/types/crawl';
 import type { CrawlStores, CrawlWriter, RedirectIndex, UnitOfWork } from '../ports';
 import { ContentDedupe, sketchToBlob } from './content-dedupe';
 import { CrawlRepository } from './crawl-repository';
-import type { Database } from './database';
+import type { WritableDB } from './database';
 import { SqliteFrontier } from './frontier';
 import { RedirectChains } from './redirect-chains';
 
@@ -15,7 +15,7 @@ import { RedirectChains } from './redirect-chains';
  * A unit of work over `db`: `work` runs inside one immediate (write-locking) transaction and its
  * value is returned synchronously; a throw rolls everything back and is rethrown.
  */
-export function sqliteUnitOfWork(db: Database): UnitOfWork {
+export function sqliteUnitOfWork(db: WritableDB): UnitOfWork {
   return { run: (work) => db.transaction(work).immediate() };
 }
 
@@ -24,7 +24,7 @@ export function sqliteUnitOfWork(db: Database): UnitOfWork {
  * URLs a dead process left in flight to pending, so call it once per run, under the crawl lease.
  * @param settings the crawl's politeness knobs and near-duplicate threshold
  */
-export function createSqliteCrawlStores(db: Database, crawlId: number, settings: Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>): CrawlStores {
+export function createSqliteCrawlStores(db: WritableDB, crawlId: number, settings: Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>): CrawlStores {
   const repository = new CrawlRepository(db);
   const chains = new RedirectChains(db);
   const writer: CrawlWriter = {

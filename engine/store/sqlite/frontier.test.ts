@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from './database';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { openDatabase } from './connection';
@@ -17,7 +17,7 @@ function many(host: string, n: number, depth = 0): FrontierCandidate[] {
 }
 
 describe('SqliteFrontier', () => {
-  let db: Database;
+  let db: WritableDB;
   let repo: CrawlRepository;
   let crawlId: number;
 

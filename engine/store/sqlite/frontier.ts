@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
 import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
@@ -45,7 +46,7 @@ export class SqliteFrontier implements FrontierStore {
   private readonly hostReleased = new Set<number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: WritableDB,
     private readonly crawlId: number,
     private readonly policy: PolitenessPolicy,
   ) {
