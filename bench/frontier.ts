@@ -47,7 +47,7 @@ export async function runFrontierBench(): Promise<void> {
     let now = 1;
     while (claimed < TOTAL) {
       const urls = db.transaction(() => {
-        const batch = frontier.claimNext(1000, now);
+        const batch = frontier.claimBatch(1000, now);
         for (const url of batch) frontier.complete(url, { fetchMs: 0, nowMs: now });
         return batch;
       })();

@@ -4,8 +4,12 @@
  * error (eslint.config.js, zone "app" and "hosts").
  */
 
-/** The SQLite handle the engine's stores take (better-sqlite3's `Database`), so callers need not import the driver. */
-export type { Database } from './store/sqlite/database';
+/**
+ * SQLite handles (better-sqlite3's `Database`), so callers need not import the driver: a
+ * `ReadableDB` (openDatabase(file, { readonly: true })) for view and export queries, a
+ * `WritableDB` (a read-write open) for writers; a read handle passed to a writer does not compile.
+ */
+export type { Database, ReadableDB, WritableDB } from './store/sqlite/database';
 
 /** Opening a crawl database: WAL, numbered migrations; the Electron ABI build's path for the app. */
 export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDatabaseOptions } from './store/sqlite/connection';
@@ -19,8 +23,8 @@ export { CrawlLease, otherLiveHolder } from './store/sqlite/crawl-lease';
 /** SQLite errors as the app reports them: DISK_FULL, DB_IO_ERROR, DB_BUSY … in plain words. */
 export { isStorageError, storageError, storageErrorInfo } from './store/sqlite/storage-errors';
 
-/** Crawl rows: create, settings, status, summaries (the crawl repository). */
-export { CrawlRepository } from './store/sqlite/crawl-repository';
+/** Crawl rows: summaries and counts through a read handle (CrawlReader); create, settings, status, pages and links through a write handle (CrawlRepository). */
+export { CrawlReader, CrawlRepository } from './store/sqlite/crawl-repository';
 
 /** Checkpoints: snapshot a crawl database, list, restore, delete, and record them after a restore. */
 export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints, restoreCheckpoint, type CheckpointInfo } from './store/sqlite/checkpoints';
@@ -31,7 +35,11 @@ export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-que
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 
 /** Running a crawl: the scheduler over the frontier and the worker pool, its listener and housekeeping counters. */
-export { CrawlRunner, validateSeeds, type CrawlListener, type HousekeepingStats } from './schedule/crawl-runner';
+export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type HousekeepingStats } from './schedule/crawl-runner';
+
+/** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */
+export type { CrawlStores } from './store/ports';
+export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */
 export { parseHostOverride } from './fetch/dns';

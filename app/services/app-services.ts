@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Database } from '../../engine';
+import type { WritableDB } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
@@ -34,7 +34,7 @@ export type EventSink = (event: IpcEvent, payload: unknown) => void;
 
 /** Everything bound to one open database connection; replaced whole when a checkpoint is restored. */
 export interface DataStore {
-  db: Database;
+  db: WritableDB;
   crawls: CrawlService;
   settings: SettingsService;
   frontier: FrontierQueries;
@@ -45,7 +45,7 @@ export interface DataStore {
 /** The headless application: database, services and the IPC dispatcher over them. */
 export interface AppServices {
   /** The current connection (a checkpoint rollback replaces it). */
-  readonly db: Database;
+  readonly db: WritableDB;
   readonly crawls: CrawlService;
   readonly settings: SettingsService;
   dispatch: Dispatcher;

@@ -1,11 +1,11 @@
-import type { Database } from '../../engine';
+import type { WritableDB } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine';
 import { CrawlLease } from '../../engine';
 import { CrawlRepository } from '../../engine';
 import { isStorageError, storageError } from '../../engine';
-import { CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
+import { createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
@@ -49,7 +49,7 @@ export class CrawlService {
   private lease: CrawlLease | null = null;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: WritableDB,
     private readonly options: CrawlServiceOptions = {},
     private readonly listener: CrawlListener = {},
     /** Called when a run ends in failure (its crawl is left `interrupted`, resumable). */
@@ -122,7 +122,7 @@ export class CrawlService {
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
-    const runner = new CrawlRunner({ db: this.db, crawlId, settings, seeds, identify, listener: this.listener });
+    const runner = new CrawlRunner({ stores: createSqliteCrawlStores(this.db, crawlId, settings), settings, seeds, identify, listener: this.listener });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()

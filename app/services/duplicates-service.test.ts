@@ -1,10 +1,10 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, DuplicateQueries } from '../../engine';
 import { contentGroupDetail, urlGroupDetail } from './duplicates-service';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 
-let db: Database;
+let db: WritableDB;
 beforeEach(() => {
   db = openDatabase(':memory:');
 });

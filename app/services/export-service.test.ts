@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
@@ -9,7 +9,7 @@ import { openDatabase, ExportQueries } from '../../engine';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
 
-let db: Database;
+let db: WritableDB;
 let dir: string;
 let reports: ExportProgress[];
 let service: ExportService;

@@ -1,4 +1,4 @@
-import type { Database } from '../../engine';
+import type { ReadableDB } from '../../engine';
 import type { NormalizationPreview } from '../../shared/ipc/views';
 import { createNormalizer } from '../../shared/url/normalize';
 import type { NormalizationProfile } from '../../shared/url/profiles';
@@ -12,7 +12,7 @@ export const PREVIEW_LIMIT = 50_000;
  * different keys, and how many current keys would split. Reads the crawl's URLs and their raw
  * spellings (url_aliases); at most `limit` URLs, oldest first (`sampled` says when cut).
  */
-export function previewNormalization(db: Database, crawlId: number, profile: NormalizationProfile, limit = PREVIEW_LIMIT): NormalizationPreview {
+export function previewNormalization(db: ReadableDB, crawlId: number, profile: NormalizationProfile, limit = PREVIEW_LIMIT): NormalizationPreview {
   const normalize = createNormalizer(profile);
   const urls = db.prepare(`SELECT id, url, normalized_key AS key FROM urls WHERE +crawl_id = ? ORDER BY id LIMIT ?`).all(crawlId, limit + 1) as { id: number; url: string; key: string }[];
   const sampled = urls.length > limit;

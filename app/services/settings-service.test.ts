@@ -1,11 +1,11 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase } from '../../engine';
 import { defaultSavedSettings, SettingsService } from './settings-service';
 
-let db: Database;
+let db: WritableDB;
 beforeEach(() => {
   db = openDatabase(':memory:');
 });

@@ -1,4 +1,4 @@
-import type { Database } from '../../engine';
+import type { WritableDB } from '../../engine';
 import type { SavedSettings } from '../../shared/ipc/views';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
 import { validateSetting } from '../../shared/types/crawl-settings';
@@ -33,7 +33,7 @@ export function defaultSavedSettings(): SavedSettings {
  * A stored value that no longer validates is ignored (the default is used), never thrown.
  */
 export class SettingsService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: WritableDB) {}
 
   /** The saved Settings, each field validated (an invalid stored field falls back to its default). */
   get(): SavedSettings {

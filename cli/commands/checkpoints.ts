@@ -22,10 +22,12 @@ export async function checkpointsCommand(argv: string[], io: CommandIo): Promise
   let db;
   try {
     let crawlId = intFlag('crawl', values.crawl, 1);
-    db = openDatabase(values.db, values.create ? { create: false } : { readonly: true });
-    if (values.create) {
+    // Creating writes the checkpoint's row: a read-write handle; listing only reads.
+    const writable = values.create ? openDatabase(values.db, { create: false }) : null;
+    db = writable ?? openDatabase(values.db, { readonly: true });
+    if (values.create && writable) {
       crawlId ??= (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null) ?? 0;
-      const made = await createCheckpoint(db, crawlId, values.create);
+      const made = await createCheckpoint(writable, crawlId, values.create);
       io.stderr.write(`checkpoint ${made.name} of crawl ${made.crawlId}: ${made.pagesDone} pages done, ${made.frontierSize} in the frontier -> ${made.file}\n`);
     }
     const list = listCheckpoints(db, crawlId);

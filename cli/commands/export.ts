@@ -5,7 +5,7 @@ import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase } from '../../engine';
-import { CrawlRepository } from '../../engine';
+import { CrawlReader } from '../../engine';
 import { ExportQueries } from '../../engine';
 import { isStorageError } from '../../engine';
 import { ExportService } from '../../app/services/export-service';
@@ -43,7 +43,7 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
   let staging: string | null = null;
   try {
     db = openDatabase(values.db, { readonly: true });
-    const repository = new CrawlRepository(db);
+    const repository = new CrawlReader(db);
     const crawlId = intFlag('crawl', values.crawl, 1) ?? (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null);
     if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${values.db}`);
     const crawl = repository.getCrawl(crawlId);

@@ -1,7 +1,7 @@
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import { ROBOTS_REDIRECT_FAILURES } from '../fetch/redirects';
-import type { HostWaitReason } from '../store/sqlite/frontier';
+import type { HostWaitReason } from '../store/ports';
 import type { RobotsResult } from '../worker/protocol';
 import { RobotsTxt } from './robots';
 import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from '../../engine/store/sqlite/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureRequest, type FixtureServer } from '../../testweb/fixture-server';
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 interface Crawled {
-  db: Database;
+  db: WritableDB;
   crawlId: number;
   summary: CrawlSummary;
   /** Requests the fixture server saw during this crawl, in order. */

@@ -38,6 +38,10 @@ const forbidden: Record<string, Fixture[]> = {
     ['engine/schedule/fixture.ts', '../store/sqlite/frontier'],
     ['engine/links/fixture.ts', '../store/sqlite/crawl-repository'],
     ['engine/commit/fixture.ts', '../store/sqlite/connection'],
+    ['engine/schedule/crawl-runner.ts', '../store/sqlite/frontier'],
+    ['engine/schedule/crawl-runner.ts', '../store/sqlite/crawl-stores'],
+    ['engine/schedule/crawl-runner.ts', 'better-sqlite3'],
+    ['engine/commit/result-committer.ts', '../store/sqlite/crawl-repository'],
   ],
   'the worker entry imports only fetch, parse, robots and the worker protocol': [
     ['engine/worker/crawl-worker.ts', '../schedule/crawl-runner'],
@@ -98,9 +102,10 @@ const allowed: Record<string, Fixture[]> = {
     ['engine/schedule/fixture.ts', '../links/link-rules'],
     ['engine/index.ts', './store/sqlite/connection'],
   ],
-  'the documented store-port exception: the crawl runner still builds its SQLite frontier': [
-    ['engine/schedule/crawl-runner.ts', '../store/sqlite/frontier'],
-    ['engine/schedule/crawl-runner.ts', 'better-sqlite3'],
+  'schedule, links and commit see store/ports': [
+    ['engine/schedule/crawl-runner.ts', '../store/ports'],
+    ['engine/commit/result-committer.ts', '../store/ports'],
+    ['engine/links/link-pipeline.ts', '../store/ports'],
   ],
   'the worker entry imports fetch, parse, robots, the politeness formula and the protocol': [
     ['engine/worker/crawl-worker.ts', '../fetch/fetcher'],

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB, WritableDB } from './database';
 import type { CheckpointRow } from '../../../shared/types/rows';
 import { CodedError } from '../../../shared/types/result';
 import { openDatabase } from './connection';
@@ -27,7 +27,7 @@ export function settingsHash(settingsJson: string): string {
  * between transactions) and records it as checkpoint `name` of the crawl.
  * @throws CodedError INVALID_CHECKPOINT_NAME, CHECKPOINT_EXISTS, CRAWL_NOT_FOUND, CHECKPOINT_FAILED
  */
-export async function createCheckpoint(db: Database, crawlId: number, name: string, nowMs = Date.now()): Promise<CheckpointInfo> {
+export async function createCheckpoint(db: WritableDB, crawlId: number, name: string, nowMs = Date.now()): Promise<CheckpointInfo> {
   if (!/^[\w.-]{1,64}$/.test(name)) throw new CodedError('INVALID_CHECKPOINT_NAME', `Checkpoint name "${name}" must be 1-64 letters, digits, '.', '-' or '_'`);
   if (db.name === ':memory:') throw new CodedError('CHECKPOINT_FAILED', 'An in-memory database cannot be checkpointed to a file');
   const crawl = db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).get(crawlId) as { settings_json: string } | undefined;
@@ -70,7 +70,7 @@ export async function createCheckpoint(db: Database, crawlId: number, name: stri
 }
 
 /** Checkpoints of one crawl (or all crawls), newest first. */
-export function listCheckpoints(db: Database, crawlId?: number): CheckpointInfo[] {
+export function listCheckpoints(db: ReadableDB, crawlId?: number): CheckpointInfo[] {
   const rows = db
     .prepare(
       `SELECT crawl_id AS crawlId, name, created_at_ms AS createdAtMs, pages_done AS pagesDone, frontier_size AS frontierSize,
@@ -92,10 +92,10 @@ export function listCheckpoints(db: Database, crawlId?: number): CheckpointInfo[
  * @param db the open, read-write database to roll back (its connection stays usable)
  * @throws CodedError CHECKPOINT_NOT_FOUND; CHECKPOINT_FAILED (with the SQLite or errno code as cause)
  */
-export async function restoreCheckpoint(db: Database, checkpoint: CheckpointInfo): Promise<void> {
+export async function restoreCheckpoint(db: WritableDB, checkpoint: CheckpointInfo): Promise<void> {
   if (!fs.existsSync(checkpoint.file)) throw new CodedError('CHECKPOINT_NOT_FOUND', `Checkpoint file ${checkpoint.file} is missing`);
   const staging = `${path.resolve(db.name)}.restore-${process.pid}-${Date.now()}`;
-  let staged: Database | null = null;
+  let staged: WritableDB | null = null;
   try {
     fs.copyFileSync(checkpoint.file, staging);
     staged = openDatabase(staging);
@@ -118,13 +118,13 @@ export async function restoreCheckpoint(db: Database, checkpoint: CheckpointInfo
 }
 
 /** Deletes a checkpoint's row and its snapshot file. */
-export function deleteCheckpoint(db: Database, checkpoint: CheckpointInfo): void {
+export function deleteCheckpoint(db: WritableDB, checkpoint: CheckpointInfo): void {
   db.prepare(`DELETE FROM checkpoints WHERE crawl_id = ? AND name = ?`).run(checkpoint.crawlId, checkpoint.name);
   fs.rmSync(checkpoint.file, { force: true });
 }
 
 /** Records checkpoint rows that are missing (after a restore); existing names are left alone. */
-export function recordCheckpoints(db: Database, checkpoints: readonly CheckpointInfo[]): void {
+export function recordCheckpoints(db: WritableDB, checkpoints: readonly CheckpointInfo[]): void {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO checkpoints (crawl_id, name, created_at_ms, pages_done, frontier_size, settings_hash, file) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { CodedError } from '../../../shared/types/result';
+import type { ReadableDB, WritableDB } from './database';
 import { migrate, MIGRATIONS } from './migrations';
 
 /**
@@ -101,7 +102,8 @@ export function inspectDatabaseFile(file: string, options: Pick<OpenDatabaseOpti
 }
 
 /**
- * Opens a Crawlbench database. Read-write (the default): creates the file if needed (unless
+ * Opens a Crawlbench database: a {@link WritableDB} read-write, a {@link ReadableDB} with
+ * `readonly: true` (see database.ts). Read-write (the default): creates the file if needed (unless
  * `create: false`), switches it to WAL and migrates it to the newest schema. Read-only: opens it
  * as it is. Either way a file that is not a Crawlbench database, or comes from a newer Crawlbench,
  * is refused before anything is written to it.
@@ -109,7 +111,10 @@ export function inspectDatabaseFile(file: string, options: Pick<OpenDatabaseOpti
  * @throws CodedError DB_NOT_FOUND (missing file, read-only or `create: false`), NOT_A_CRAWL_DB,
  *   SCHEMA_TOO_NEW, DB_OPEN_FAILED (unwritable folder, a write refused while migrating)
  */
-export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+export function openDatabase(file: string, options: OpenDatabaseOptions & { readonly: true }): ReadableDB;
+export function openDatabase(file: string, options?: OpenDatabaseOptions & { readonly?: false }): WritableDB;
+export function openDatabase(file: string, options?: OpenDatabaseOptions): ReadableDB | WritableDB;
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): ReadableDB | WritableDB {
   const readonly = options.readonly ?? false;
   const create = !readonly && (options.create ?? true);
   if (file !== ':memory:') {
@@ -150,5 +155,5 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     const reason = error instanceof Error ? error.message : String(error);
     throw new CodedError(code === 'SQLITE_FULL' ? 'DISK_FULL' : 'DB_OPEN_FAILED', `Cannot open database ${file}: ${reason}`);
   }
-  return db;
+  return readonly ? (db as ReadableDB) : (db as WritableDB);
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
+import type { ReadableDB, WritableDB } from './database';
 import { CodedError } from '../../../shared/types/result';
 
 /** How often the holder renews its lease's heartbeat, ms. */
@@ -107,7 +108,7 @@ interface LeaseDbRow {
 }
 
 /** The lease row of a database, or null when nobody holds it. Read-only. */
-export function readLease(db: Database): LeaseRow | null {
+export function readLease(db: ReadableDB): LeaseRow | null {
   const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawl_lease'`).get();
   if (!hasTable) return null;
   const row = db.prepare(`SELECT * FROM crawl_lease WHERE id = 1`).get() as LeaseDbRow | undefined;
@@ -128,7 +129,7 @@ export function readLease(db: Database): LeaseRow | null {
  * lease, or ours). Read-only: the GUI uses it at start so it neither marks nor offers to resume a
  * crawl another process is running.
  */
-export function otherLiveHolder(db: Database, nowMs = Date.now(), probe: LeaseProbe = SYSTEM_PROBE): LeaseRow | null {
+export function otherLiveHolder(db: ReadableDB, nowMs = Date.now(), probe: LeaseProbe = SYSTEM_PROBE): LeaseRow | null {
   const row = readLease(db);
   if (!row || row.ownerId === processOwner().ownerId) return null;
   return leaseHolderAlive(row, nowMs, probe) ? row : null;
@@ -211,7 +212,7 @@ export class CrawlLease {
    * @param crawlId the crawl about to run (null while it is being created; see {@link setCrawl})
    * @throws CodedError DB_BUSY naming the live holder's crawl and pid
    */
-  static acquire(db: Database, crawlId: number | null, probe: LeaseProbe = SYSTEM_PROBE, nowMs = Date.now()): CrawlLease {
+  static acquire(db: WritableDB, crawlId: number | null, probe: LeaseProbe = SYSTEM_PROBE, nowMs = Date.now()): CrawlLease {
     const key = keyOf(db);
     const me = processOwner();
     db.transaction(() => {

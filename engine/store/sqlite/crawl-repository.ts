@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { ReadableDB, WritableDB } from './database';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
 import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
 import { CodedError } from '../../../shared/types/result';
@@ -47,42 +48,14 @@ interface CrawlRow {
 }
 
 /**
- * Reads and writes crawls, pages and links. Statements are prepared once and reused
- * (STYLE.md convention 7); callers group writes in transactions.
+ * Reads crawls, their URL counts and refusals; takes a read handle (a read-only open, `export`,
+ * the views), so nothing here can write.
  */
-export class CrawlRepository {
-  private readonly insertPageStatement: Statement;
-  private readonly insertLinkStatement: Statement;
+export class CrawlReader {
   private readonly urlIdByKey: Statement;
-  private readonly insertAliasStatement: Statement;
-  private readonly insertTextStatement: Statement;
 
-  constructor(readonly db: Database) {
-    this.insertPageStatement = db.prepare(
-      `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
-                                     fingerprint, minhash, text_chars, noindex, location, links_over_cap)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
-    this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
-    this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
+  constructor(readonly db: ReadableDB) {
     this.urlIdByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
-  }
-
-  /** Inserts a crawl in state `running`. @returns its id */
-  createCrawl(seeds: readonly string[], settings: CrawlSettings, nowMs: number): number {
-    const info = this.db
-      .prepare(`INSERT INTO crawls (seeds_json, settings_json, status, created_at_ms) VALUES (?, ?, 'running', ?)`)
-      .run(JSON.stringify(seeds), JSON.stringify(settings), nowMs);
-    return Number(info.lastInsertRowid);
-  }
-
-  updateSettings(crawlId: number, settings: CrawlSettings): void {
-    this.db.prepare(`UPDATE crawls SET settings_json = ? WHERE id = ?`).run(JSON.stringify(settings), crawlId);
-  }
-
-  setStatus(crawlId: number, status: CrawlStatus, finishedAtMs: number | null): void {
-    this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
   }
 
   /** @throws CodedError CRAWL_NOT_FOUND */
@@ -98,42 +71,6 @@ export class CrawlRepository {
     return rows.map((row) => this.toSummary(row));
   }
 
-  insertPage(crawlId: number, page: PageRecord): void {
-    this.insertPageStatement.run(
-      page.urlId,
-      crawlId,
-      page.finalUrl,
-      page.httpStatus,
-      page.contentType,
-      page.bodyBytes,
-      page.truncated ? 1 : 0,
-      Math.round(page.fetchMs),
-      page.title,
-      page.redirectChainJson,
-      page.fetchedAtMs,
-      page.fingerprint,
-      page.minhash,
-      page.textChars,
-      page.noindex ? 1 : 0,
-      page.location,
-      page.linksOverCap,
-    );
-  }
-
-  insertLink(crawlId: number, link: LinkRecord): void {
-    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
-  }
-
-  /** Keeps a page's normalized visible text (its excerpt). */
-  insertPageText(urlId: number, text: string): void {
-    this.insertTextStatement.run(urlId, text);
-  }
-
-  /** Records a raw spelling of a URL (a member of its duplicate-URL group); repeats are ignored. */
-  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void {
-    this.insertAliasStatement.run(urlId, rawUrl, fromUrlId);
-  }
-
   /** Id of the URL with this normalized key in the crawl, if the URL-seen test has it. */
   findUrlId(crawlId: number, normalizedKey: string): number | undefined {
     return this.urlIdByKey.get(crawlId, normalizedKey) as number | undefined;
@@ -147,25 +84,6 @@ export class CrawlRepository {
     const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
     if (overCap > 0) counts['max-links-per-page'] = overCap;
     return counts;
-  }
-
-  /**
-   * Seed 004's "Clear Error Cache": every URL in state error goes back to pending, so the next
-   * run tries it again (a robots-disallowed URL is checked against robots.txt again, not fetched).
-   * @returns how many URLs were re-queued
-   */
-  requeueErrors(crawlId: number): number {
-    return this.db.prepare(`UPDATE urls SET state = 'pending', error_code = NULL, error_reason = NULL, attempts = 0 WHERE crawl_id = ? AND state = 'error'`).run(crawlId)
-      .changes;
-  }
-
-  /**
-   * Re-queues pages fetched before `nowMs - olderThanMs` (continuous crawling, IIR 20.2: a URL may
-   * be back in the frontier for re-fetching). @returns how many URLs were re-queued
-   */
-  requeueOlderThan(crawlId: number, olderThanMs: number, nowMs: number): number {
-    return this.db.prepare(`UPDATE urls SET state = 'pending', attempts = 0 WHERE crawl_id = ? AND state = 'done' AND fetched_at_ms < ?`).run(crawlId, nowMs - olderThanMs)
-      .changes;
   }
 
   /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
@@ -204,4 +122,100 @@ export class CrawlRepository {
       settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
     };
   }
+}
+
+/**
+ * Writes crawls, pages and links, and reads them as {@link CrawlReader} does; takes a writable
+ * handle. Statements are prepared once and reused (STYLE.md convention 7); callers group writes in
+ * transactions.
+ */
+export class CrawlRepository extends CrawlReader {
+  private readonly insertPageStatement: Statement;
+  private readonly insertLinkStatement: Statement;
+  private readonly insertAliasStatement: Statement;
+  private readonly insertTextStatement: Statement;
+
+  constructor(override readonly db: WritableDB) {
+    super(db);
+    this.insertPageStatement = db.prepare(
+      `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
+                                     fingerprint, minhash, text_chars, noindex, location, links_over_cap)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
+    this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
+  }
+
+  /** Inserts a crawl in state `running`. @returns its id */
+  createCrawl(seeds: readonly string[], settings: CrawlSettings, nowMs: number): number {
+    const info = this.db
+      .prepare(`INSERT INTO crawls (seeds_json, settings_json, status, created_at_ms) VALUES (?, ?, 'running', ?)`)
+      .run(JSON.stringify(seeds), JSON.stringify(settings), nowMs);
+    return Number(info.lastInsertRowid);
+  }
+
+  updateSettings(crawlId: number, settings: CrawlSettings): void {
+    this.db.prepare(`UPDATE crawls SET settings_json = ? WHERE id = ?`).run(JSON.stringify(settings), crawlId);
+  }
+
+  setStatus(crawlId: number, status: CrawlStatus, finishedAtMs: number | null): void {
+    this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
+  }
+
+  insertPage(crawlId: number, page: PageRecord): void {
+    this.insertPageStatement.run(
+      page.urlId,
+      crawlId,
+      page.finalUrl,
+      page.httpStatus,
+      page.contentType,
+      page.bodyBytes,
+      page.truncated ? 1 : 0,
+      Math.round(page.fetchMs),
+      page.title,
+      page.redirectChainJson,
+      page.fetchedAtMs,
+      page.fingerprint,
+      page.minhash,
+      page.textChars,
+      page.noindex ? 1 : 0,
+      page.location,
+      page.linksOverCap,
+    );
+  }
+
+  insertLink(crawlId: number, link: LinkRecord): void {
+    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
+  }
+
+  /** Keeps a page's normalized visible text (its excerpt). */
+  insertPageText(urlId: number, text: string): void {
+    this.insertTextStatement.run(urlId, text);
+  }
+
+  /** Records a raw spelling of a URL (a member of its duplicate-URL group); repeats are ignored. */
+  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void {
+    this.insertAliasStatement.run(urlId, rawUrl, fromUrlId);
+  }
+
+  /**
+   * Seed 004's "Clear Error Cache": every URL in state error goes back to pending, so the next
+   * run tries it again (a robots-disallowed URL is checked against robots.txt again, not fetched).
+   * @returns how many URLs were re-queued
+   */
+  requeueErrors(crawlId: number): number {
+    return this.db.prepare(`UPDATE urls SET state = 'pending', error_code = NULL, error_reason = NULL, attempts = 0 WHERE crawl_id = ? AND state = 'error'`).run(crawlId)
+      .changes;
+  }
+
+  /**
+   * Re-queues pages fetched before `nowMs - olderThanMs` (continuous crawling, IIR 20.2: a URL may
+   * be back in the frontier for re-fetching). @returns how many URLs were re-queued
+   */
+  requeueOlderThan(crawlId: number, olderThanMs: number, nowMs: number): number {
+    return this.db.prepare(`UPDATE urls SET state = 'pending', attempts = 0 WHERE crawl_id = ? AND state = 'done' AND fetched_at_ms < ?`).run(crawlId, nowMs - olderThanMs)
+      .changes;
+  }
+
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from './database';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { openDatabase } from './connection';
@@ -17,7 +17,7 @@ function many(host: string, n: number, depth = 0): FrontierCandidate[] {
 }
 
 describe('SqliteFrontier', () => {
-  let db: Database;
+  let db: WritableDB;
   let repo: CrawlRepository;
   let crawlId: number;
 
@@ -70,10 +70,10 @@ describe('SqliteFrontier', () => {
     it('still reports a URL as seen after it was fetched', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       frontier.add([candidate('a.test', 'x')], 0);
-      const [claimed] = frontier.claimNext(1, 0);
+      const [claimed] = frontier.claimBatch(1, 0);
       frontier.complete(claimed!, { fetchMs: 1, nowMs: 1, httpStatus: 200 });
       expect(frontier.add([candidate('a.test', 'x')], 2)).toEqual({ ids: [claimed!.id], added: 0 });
-      expect(frontier.claimNext(10, 1_000)).toEqual([]);
+      expect(frontier.claimBatch(10, 1_000)).toEqual([]);
     });
 
     it('scopes the seen test to the crawl: the same key in another crawl is new', () => {
@@ -86,11 +86,11 @@ describe('SqliteFrontier', () => {
     });
   });
 
-  describe('claimNext and politeness', () => {
+  describe('claimBatch and politeness', () => {
     it('returns the claimed URL fields and marks the row in_flight', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       const [id] = frontier.add([candidate('a.test', 'x', 3)], 0).ids;
-      const claimed = frontier.claimNext(5, 0);
+      const claimed = frontier.claimBatch(5, 0);
       expect(claimed).toEqual([{ id, url: 'http://a.test/x', host: 'a.test', depth: 3, attempts: 0, redirectHops: 0 }]);
       expect(db.prepare(`SELECT state, attempts FROM urls WHERE id = ?`).get(id)).toEqual({ state: 'in_flight', attempts: 1 });
     });
@@ -98,75 +98,75 @@ describe('SqliteFrontier', () => {
     it('hands out at most maxInFlightPerHost URLs of one host at once', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
       frontier.add(many('a.test', 5), 0);
-      const first = frontier.claimNext(10, 0);
+      const first = frontier.claimBatch(10, 0);
       expect(first.map((c) => c.url)).toEqual(['http://a.test/p0', 'http://a.test/p1']);
-      expect(frontier.claimNext(10, 0)).toEqual([]);
-      expect(frontier.claimNext(10, 1_000_000)).toEqual([]);
+      expect(frontier.claimBatch(10, 0)).toEqual([]);
+      expect(frontier.claimBatch(10, 1_000_000)).toEqual([]);
 
       frontier.complete(first[0]!, { fetchMs: 0, nowMs: 10 });
-      const next = frontier.claimNext(10, 10);
+      const next = frontier.claimBatch(10, 10);
       expect(next.map((c) => c.url)).toEqual(['http://a.test/p2']);
-      expect(frontier.claimNext(10, 10)).toEqual([]);
+      expect(frontier.claimBatch(10, 10)).toEqual([]);
     });
 
     it('respects max', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 64 });
       frontier.add(many('a.test', 10), 0);
-      expect(frontier.claimNext(3, 0)).toHaveLength(3);
-      expect(frontier.claimNext(0, 0)).toEqual([]);
+      expect(frontier.claimBatch(3, 0)).toHaveLength(3);
+      expect(frontier.claimBatch(0, 0)).toEqual([]);
     });
 
     it('does not hand out URLs before they were added (nowMs earlier than the wake time)', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       frontier.add([candidate('a.test', 'x')], 500);
       expect(frontier.nextEligibleAtMs()).toBe(500);
-      expect(frontier.claimNext(1, 499)).toEqual([]);
-      expect(frontier.claimNext(1, 500)).toHaveLength(1);
+      expect(frontier.claimBatch(1, 499)).toEqual([]);
+      expect(frontier.claimBatch(1, 500)).toHaveLength(1);
     });
 
     it('waits delayFactor × fetchMs after a fetch when that is the largest term', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 10_000, delayFactor: 5 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 3), 0);
-      const [first] = frontier.claimNext(1, 0);
+      const [first] = frontier.claimBatch(1, 0);
       frontier.complete(first!, { fetchMs: 50, nowMs: 1_000, httpStatus: 200 }); // 5 × 50 = 250 > 100
       expect(frontier.nextEligibleAtMs()).toBe(1_250);
-      expect(frontier.claimNext(1, 1_249)).toEqual([]);
-      expect(frontier.claimNext(1, 1_250).map((c) => c.url)).toEqual(['http://a.test/p1']);
+      expect(frontier.claimBatch(1, 1_249)).toEqual([]);
+      expect(frontier.claimBatch(1, 1_250).map((c) => c.url)).toEqual(['http://a.test/p1']);
     });
 
     it('waits minDelayMs when k × fetchMs is smaller', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 10_000, delayFactor: 5 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 2), 0);
-      const [first] = frontier.claimNext(1, 0);
+      const [first] = frontier.claimBatch(1, 0);
       frontier.complete(first!, { fetchMs: 10, nowMs: 1_000 }); // 5 × 10 = 50 < 100
-      expect(frontier.claimNext(1, 1_099)).toEqual([]);
-      expect(frontier.claimNext(1, 1_100)).toHaveLength(1);
+      expect(frontier.claimBatch(1, 1_099)).toEqual([]);
+      expect(frontier.claimBatch(1, 1_100)).toHaveLength(1);
     });
 
     it('waits extraDelayMs (Retry-After / Crawl-delay) when it is the largest term', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 10_000, delayFactor: 5 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 2), 0);
-      const [first] = frontier.claimNext(1, 0);
+      const [first] = frontier.claimBatch(1, 0);
       frontier.fail(first!, { code: 'HTTP_503', message: 'busy' }, { fetchMs: 10, nowMs: 1_000, httpStatus: 503, extraDelayMs: 700 });
-      expect(frontier.claimNext(1, 1_699)).toEqual([]);
-      expect(frontier.claimNext(1, 1_700)).toHaveLength(1);
+      expect(frontier.claimBatch(1, 1_699)).toEqual([]);
+      expect(frontier.claimBatch(1, 1_700)).toHaveLength(1);
     });
 
     it('caps the delay at maxDelayMs', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 2_000, delayFactor: 5 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 3), 0);
-      const [first] = frontier.claimNext(1, 0);
+      const [first] = frontier.claimBatch(1, 0);
       frontier.complete(first!, { fetchMs: 10_000, nowMs: 1_000 }); // 50 000 → capped 2 000
-      expect(frontier.claimNext(1, 2_999)).toEqual([]);
-      const [second] = frontier.claimNext(1, 3_000);
+      expect(frontier.claimBatch(1, 2_999)).toEqual([]);
+      const [second] = frontier.claimBatch(1, 3_000);
       expect(second).toBeDefined();
       frontier.complete(second!, { fetchMs: 1, nowMs: 3_000, extraDelayMs: 60_000 }); // extra capped too
-      expect(frontier.claimNext(1, 4_999)).toEqual([]);
-      expect(frontier.claimNext(1, 5_000)).toHaveLength(1);
+      expect(frontier.claimBatch(1, 4_999)).toEqual([]);
+      expect(frontier.claimBatch(1, 5_000)).toHaveLength(1);
     });
 
     it('exposes the same formula through politenessDelayMs', () => {
@@ -182,11 +182,11 @@ describe('SqliteFrontier', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 1_000, maxDelayMs: 10_000, delayFactor: 0 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 2), 0);
-      const [a0] = frontier.claimNext(1, 0);
+      const [a0] = frontier.claimBatch(1, 0);
       frontier.complete(a0!, { fetchMs: 1, nowMs: 10 }); // a.test eligible at 1 010
       frontier.add([candidate('b.test', 'only')], 20);
-      expect(frontier.claimNext(5, 20).map((c) => c.host)).toEqual(['b.test']);
-      expect(frontier.claimNext(5, 1_010).map((c) => c.host)).toEqual(['a.test']);
+      expect(frontier.claimBatch(5, 20).map((c) => c.host)).toEqual(['b.test']);
+      expect(frontier.claimBatch(5, 1_010).map((c) => c.host)).toEqual(['a.test']);
     });
 
     it('prefers shallower URLs of a host (breadth first), then discovery order', () => {
@@ -194,7 +194,7 @@ describe('SqliteFrontier', () => {
       frontier.add([candidate('a.test', 'deep', 2), candidate('a.test', 'shallow1', 1), candidate('a.test', 'shallow2', 1)], 0);
       const order: string[] = [];
       for (let t = 0; t < 3; t++) {
-        const [c] = frontier.claimNext(1, t);
+        const [c] = frontier.claimBatch(1, t);
         order.push(c!.url);
         frontier.complete(c!, { fetchMs: 0, nowMs: t });
       }
@@ -205,16 +205,16 @@ describe('SqliteFrontier', () => {
       const policy: PolitenessPolicy = { maxInFlightPerHost: 1, minDelayMs: 100, maxDelayMs: 10_000, delayFactor: 0 };
       const frontier = new SqliteFrontier(db, crawlId, policy);
       frontier.add(many('a.test', 3), 0);
-      const [first] = frontier.claimNext(5, 0);
-      expect(frontier.claimNext(5, 0)).toEqual([]); // one slot per host, taken
+      const [first] = frontier.claimBatch(5, 0);
+      expect(frontier.claimBatch(5, 0)).toEqual([]); // one slot per host, taken
       frontier.releaseHost(first!, { fetchMs: 5, nowMs: 10 });
       frontier.releaseHost(first!, { fetchMs: 5, nowMs: 50 }); // a second release changes nothing
       expect(frontier.nextEligibleAtMs()).toBe(110);
-      const [second] = frontier.claimNext(5, 110);
+      const [second] = frontier.claimBatch(5, 110);
       expect(second?.url).toBe('http://a.test/p1');
       // The outcome, recorded later, counts the page but does not release the host a second time.
       frontier.complete(first!, { fetchMs: 5, nowMs: 10 });
-      expect(frontier.claimNext(5, 10_000)).toEqual([]);
+      expect(frontier.claimBatch(5, 10_000)).toEqual([]);
       expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0 });
       expect(dbStates()).toMatchObject({ pending: 1, in_flight: 1, done: 1 });
     });
@@ -222,21 +222,21 @@ describe('SqliteFrontier', () => {
     it('a URL requeued after its host went idle is claimable again', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       frontier.add([candidate('a.test', 'only')], 0);
-      const [url] = frontier.claimNext(1, 0);
+      const [url] = frontier.claimBatch(1, 0);
       frontier.releaseHost(url!, { fetchMs: 1, nowMs: 5 });
-      expect(frontier.claimNext(1, 5)).toEqual([]); // nothing else pending: the host leaves the heap
+      expect(frontier.claimBatch(1, 5)).toEqual([]); // nothing else pending: the host leaves the heap
       frontier.requeue(url!, { fetchMs: 1, nowMs: 5, extraDelayMs: 1_000, extraDelayReason: 'Retry-After backoff' });
-      expect(frontier.claimNext(1, 6)).toEqual([]);
-      expect(frontier.claimNext(1, 1_005).map((c) => c.url)).toEqual(['http://a.test/only']);
+      expect(frontier.claimBatch(1, 6)).toEqual([]);
+      expect(frontier.claimBatch(1, 1_005).map((c) => c.url)).toEqual(['http://a.test/only']);
     });
 
     it('nextEligibleAtMs is null when nothing is pending', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       expect(frontier.nextEligibleAtMs()).toBeNull();
       frontier.add([candidate('a.test', 'x')], 0);
-      const [c] = frontier.claimNext(1, 0);
+      const [c] = frontier.claimBatch(1, 0);
       frontier.complete(c!, { fetchMs: 0, nowMs: 1 });
-      expect(frontier.claimNext(1, 100)).toEqual([]);
+      expect(frontier.claimBatch(1, 100)).toEqual([]);
       expect(frontier.nextEligibleAtMs()).toBeNull();
     });
   });
@@ -246,7 +246,7 @@ describe('SqliteFrontier', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       frontier.add(many('big.test', 1_000), 0);
       frontier.add([candidate('small.test', 'only')], 0);
-      const claimed = frontier.claimNext(10, 0);
+      const claimed = frontier.claimBatch(10, 0);
       expect(claimed.map((c) => c.host).sort()).toEqual(['big.test', 'small.test']);
     });
 
@@ -254,7 +254,7 @@ describe('SqliteFrontier', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 64 });
       frontier.add(many('big.test', 1_000), 0);
       frontier.add([candidate('small.test', 'only')], 0);
-      const claimed = frontier.claimNext(2, 0);
+      const claimed = frontier.claimBatch(2, 0);
       expect(claimed.map((c) => c.host)).toEqual(['big.test', 'small.test']);
     });
 
@@ -263,7 +263,7 @@ describe('SqliteFrontier', () => {
       frontier.add(many('a.test', 100), 0);
       frontier.add(many('b.test', 100), 0);
       frontier.add(many('c.test', 100), 0);
-      const hosts = frontier.claimNext(9, 0).map((c) => c.host);
+      const hosts = frontier.claimBatch(9, 0).map((c) => c.host);
       expect(hosts).toEqual(['a.test', 'b.test', 'c.test', 'a.test', 'b.test', 'c.test', 'a.test', 'b.test', 'c.test']);
     });
 
@@ -273,7 +273,7 @@ describe('SqliteFrontier', () => {
       const served: string[] = [];
       for (let now = 0; now <= 1_000; now += 100) {
         frontier.add([candidate('small.test', `s${now}`)], now);
-        for (const c of frontier.claimNext(10, now)) {
+        for (const c of frontier.claimBatch(10, now)) {
           served.push(`${c.host}@${now}`);
           // big.test answers in 1 s (next fetch 5 s later); small.test in 10 ms (next fetch 50 ms later)
           frontier.complete(c, { fetchMs: c.host === 'big.test' ? 1_000 : 10, nowMs: now });
@@ -297,7 +297,7 @@ describe('SqliteFrontier', () => {
       expectCounts(6, 0, 0, 0);
       frontier.add(many('a.test', 4), 0); // all seen
       expectCounts(6, 0, 0, 0);
-      const claimed = frontier.claimNext(5, 0);
+      const claimed = frontier.claimBatch(5, 0);
       expect(claimed).toHaveLength(5);
       expectCounts(1, 5, 0, 0);
       frontier.complete(claimed[0]!, { fetchMs: 1, nowMs: 1, httpStatus: 200 });
@@ -306,7 +306,7 @@ describe('SqliteFrontier', () => {
       expectCounts(1, 2, 2, 1);
       frontier.add([candidate('c.test', 'new')], 2);
       expectCounts(2, 2, 2, 1);
-      for (const c of frontier.claimNext(10, 2)) frontier.complete(c, { fetchMs: 1, nowMs: 3 });
+      for (const c of frontier.claimBatch(10, 2)) frontier.complete(c, { fetchMs: 1, nowMs: 3 });
       frontier.complete(claimed[3]!, { fetchMs: 1, nowMs: 3 });
       frontier.fail(claimed[4]!, { code: 'FETCH_FAILED', message: 'x' }, { fetchMs: 1, nowMs: 3 });
       expectCounts(0, 0, 5, 2);
@@ -315,7 +315,7 @@ describe('SqliteFrontier', () => {
     it('records status and error details on the row', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
       frontier.add(many('a.test', 2), 0);
-      const [ok, bad] = frontier.claimNext(2, 0);
+      const [ok, bad] = frontier.claimBatch(2, 0);
       frontier.complete(ok!, { fetchMs: 5, nowMs: 42, httpStatus: 200 });
       frontier.fail(bad!, { code: 'TIMEOUT', message: 'No complete response' }, { fetchMs: 5, nowMs: 43, httpStatus: null });
       const rows = db.prepare(`SELECT state, fetched_at_ms AS at, http_status AS status, error_code AS code, error_reason AS reason FROM urls ORDER BY id`).all();
@@ -330,7 +330,7 @@ describe('SqliteFrontier', () => {
     it('a new frontier over the same db puts in_flight rows back to pending and hands them out again', () => {
       const first = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
       first.add([...many('a.test', 3), candidate('b.test', 'x')], 0);
-      const claimed = first.claimNext(3, 0); // a0, b/x, a1 (order by heap)
+      const claimed = first.claimBatch(3, 0); // a0, b/x, a1 (order by heap)
       expect(claimed).toHaveLength(3);
       const doneOne = claimed.find((c) => c.host === 'b.test')!;
       first.complete(doneOne, { fetchMs: 1, nowMs: 1 });
@@ -344,7 +344,7 @@ describe('SqliteFrontier', () => {
 
       const again: ClaimedUrl[] = [];
       for (let t = 0; t < 10 && again.length < 3; t++) {
-        for (const c of resumed.claimNext(10, t)) {
+        for (const c of resumed.claimBatch(10, t)) {
           again.push(c);
           resumed.complete(c, { fetchMs: 0, nowMs: t });
         }
@@ -371,7 +371,7 @@ describe('SqliteFrontier', () => {
       const otherCrawl = repo.createCrawl(['http://o.test/'], { ...DEFAULT_CRAWL_SETTINGS }, 2);
       const other = new SqliteFrontier(db, otherCrawl, OPEN);
       other.add([candidate('o.test', 'x')], 0);
-      other.claimNext(1, 0);
+      other.claimBatch(1, 0);
       new SqliteFrontier(db, crawlId, OPEN);
       expect(repo.stateCounts(otherCrawl)).toEqual({ pending: 0, in_flight: 1, done: 0, error: 0 });
     });
@@ -381,9 +381,9 @@ describe('SqliteFrontier', () => {
     it('hands out every URL of a host with more than 64 pending, in order, across refills (bulk claim)', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 1_000 });
       const { ids } = frontier.add(many('a.test', 150), 0);
-      const claimed = frontier.claimNext(1_000, 0);
+      const claimed = frontier.claimBatch(1_000, 0);
       expect(claimed.map((c) => c.id)).toEqual(ids);
-      expect(frontier.claimNext(1_000, 0)).toEqual([]);
+      expect(frontier.claimBatch(1_000, 0)).toEqual([]);
       expect(frontier.counts()).toEqual({ pending: 0, inFlight: 150, done: 0, error: 0 });
     });
 
@@ -392,7 +392,7 @@ describe('SqliteFrontier', () => {
       const { ids } = frontier.add(many('a.test', 200), 0);
       const seen: number[] = [];
       for (let t = 0; t < 400; t++) {
-        const batch = frontier.claimNext(10, t);
+        const batch = frontier.claimBatch(10, t);
         expect(batch.length).toBeLessThanOrEqual(1);
         for (const c of batch) {
           seen.push(c.id);
@@ -407,21 +407,21 @@ describe('SqliteFrontier', () => {
     it('URLs added after a host ran dry are picked up again', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 1_000 });
       frontier.add(many('a.test', 64), 0);
-      expect(frontier.claimNext(1_000, 0)).toHaveLength(64);
-      expect(frontier.claimNext(1_000, 0)).toEqual([]); // refill finds nothing: exhausted
+      expect(frontier.claimBatch(1_000, 0)).toHaveLength(64);
+      expect(frontier.claimBatch(1_000, 0)).toEqual([]); // refill finds nothing: exhausted
       frontier.add([candidate('a.test', 'late-1'), candidate('a.test', 'late-2')], 5);
-      expect(frontier.claimNext(1_000, 5).map((c) => c.url)).toEqual(['http://a.test/late-1', 'http://a.test/late-2']);
+      expect(frontier.claimBatch(1_000, 5).map((c) => c.url)).toEqual(['http://a.test/late-1', 'http://a.test/late-2']);
     });
 
     it('URLs added to a host while its buffer is partly read are not lost', () => {
       const frontier = new SqliteFrontier(db, crawlId, OPEN);
       frontier.add(many('a.test', 10), 0);
-      const [c] = frontier.claimNext(1, 0); // buffer now holds p1..p9, exhausted
+      const [c] = frontier.claimBatch(1, 0); // buffer now holds p1..p9, exhausted
       frontier.add([candidate('a.test', 'extra')], 0);
       frontier.complete(c!, { fetchMs: 0, nowMs: 0 });
       const urls: string[] = [];
       for (let t = 1; t < 50; t++) {
-        for (const x of frontier.claimNext(5, t)) {
+        for (const x of frontier.claimBatch(5, t)) {
           urls.push(x.url);
           frontier.complete(x, { fetchMs: 0, nowMs: t });
         }

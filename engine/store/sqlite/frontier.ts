@@ -1,107 +1,11 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
 
-/** A URL offered to the frontier after the URL-seen test's inputs are computed. */
-export interface FrontierCandidate {
-  url: string;
-  normalized: string;
-  normalizedKey: string;
-  host: string;
-  registrableDomain: string | null;
-  depth: number;
-  discoveredFrom: number | null;
-  /** Consecutive redirects that led to the URL (a redirect target: the redirecting URL's + 1). @default 0 */
-  redirectHops?: number;
-}
-
-/** A URL handed out for fetching (state now in_flight). */
-export interface ClaimedUrl {
-  id: number;
-  url: string;
-  host: string;
-  depth: number;
-  /** Times this URL was claimed before this claim (retries). */
-  attempts: number;
-  /** Consecutive redirects that led to the URL when it was discovered (0 unless a redirect target). */
-  redirectHops: number;
-}
-
-export interface FrontierCounts {
-  pending: number;
-  inFlight: number;
-  done: number;
-  error: number;
-}
-
-/** Politeness knobs of the frontier (IIR 20.2.3; Heritrix's delayFactor/minDelayMs/maxDelayMs). */
-export interface PolitenessPolicy {
-  maxInFlightPerHost: number;
-  minDelayMs: number;
-  maxDelayMs: number;
-  /** k: the next fetch from a host waits k × the last fetch's duration. */
-  delayFactor: number;
-}
-
-/** What {@link FrontierStore.add} did. */
-export interface AddResult {
-  ids: number[];
-  added: number;
-}
-
-/** How one fetch ended, for the frontier's bookkeeping. */
-export interface Disposition {
-  fetchMs: number;
-  nowMs: number;
-  httpStatus?: number | null;
-  /** A host-specific wait the server asked for (Retry-After) or robots Crawl-delay, already capped. */
-  extraDelayMs?: number;
-  /** What `extraDelayMs` is, for the host's waiting reason. @default 'robots Crawl-delay' */
-  extraDelayReason?: HostWaitReason;
-}
-
-/** Why a host is not fetched from right now, in the words the Frontier view shows. */
-export type HostWaitReason = 'politeness delay' | 'robots Crawl-delay' | 'Retry-After backoff' | 'robots.txt pending' | 'robots.txt unavailable, retrying' | 'connection limit';
-
-/** Live state of one host's back queue. */
-export interface HostState {
-  host: string;
-  inFlight: number;
-  /** Epoch ms the host may next be fetched from. */
-  nextEligibleAtMs: number;
-  /** Why it waits at `nowMs`, or null when it is eligible now (or has nothing to do). */
-  waitingReason: HostWaitReason | null;
-}
-
-/**
- * The URL frontier store: small enough to read in one breath (Colly's storage interface), so a
- * second backend can be added behind it. Every URL is a row with its state; memory holds only
- * bounded per-host buffers and the host heap.
- */
-export interface FrontierStore {
-  /**
-   * Runs the URL-seen test and enqueues the new URLs.
-   * @returns `ids[i]`: the URL id of `candidates[i]` (new or already known); `added`: how many were new
-   */
-  add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult;
-  /** Hands out up to `max` URLs whose hosts are eligible at `nowMs`, marking them in_flight. */
-  claimNext(max: number, nowMs: number): ClaimedUrl[];
-  /**
-   * Ends a fetch's hold on its host as soon as the fetch is over, before its outcome is recorded:
-   * the host's politeness delay starts from `disposition`, and its slot is free for the next claim.
-   * complete/fail/requeue do this themselves when it was not done first; their disposition can
-   * still push the host's next eligible time further out (a retry's backoff). Idempotent per claim.
-   */
-  releaseHost(url: ClaimedUrl, disposition: Disposition): void;
-  complete(url: ClaimedUrl, disposition: Disposition): void;
-  fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void;
-  /** Puts a claimed URL back to pending (a retry); its host waits as the disposition says. */
-  requeue(url: ClaimedUrl, disposition: Disposition): void;
-  /** When the next host becomes eligible (epoch ms), or null when nothing is pending. */
-  nextEligibleAtMs(): number | null;
-  counts(): FrontierCounts;
-}
+export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy } from '../ports';
 
 interface HostQueue {
   host: string;
@@ -143,7 +47,7 @@ export class SqliteFrontier implements FrontierStore {
   private readonly hostReleased = new Set<number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: WritableDB,
     private readonly crawlId: number,
     private readonly policy: PolitenessPolicy,
   ) {
@@ -198,7 +102,7 @@ export class SqliteFrontier implements FrontierStore {
     return { ids, added };
   }
 
-  claimNext(max: number, nowMs: number): ClaimedUrl[] {
+  claimBatch(max: number, nowMs: number): ClaimedUrl[] {
     const claimed: ClaimedUrl[] = [];
     const postponed: { host: string; atMs: number }[] = [];
     while (claimed.length < max) {
@@ -247,7 +151,7 @@ export class SqliteFrontier implements FrontierStore {
     this.release(url, disposition);
   }
 
-  fail(url: ClaimedUrl, error: { code: string; message: string }, disposition: Disposition): void {
+  fail(url: ClaimedUrl, error: UrlError, disposition: Disposition): void {
     this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, url.id);
     this.countsValue.error += 1;
     this.release(url, disposition);

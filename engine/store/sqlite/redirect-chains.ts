@@ -2,7 +2,8 @@
  * Stored redirect chains, as the crawl runner reads them (see engine/fetch/redirects.ts for the
  * design): one `redirect` link per hop, from the 3xx URL to its target.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { ReadableDB } from './database';
 
 /**
  * The two reads the crawl runner needs about redirect chains already stored: `redirect` links
@@ -12,7 +13,7 @@ export class RedirectChains {
   private readonly redirectFrom: Statement;
   private readonly seedTargets: Statement;
 
-  constructor(db: Database) {
+  constructor(db: ReadableDB) {
     this.redirectFrom = db
       .prepare(`SELECT to_url_id FROM links WHERE crawl_id = ? AND from_url_id = ? AND kind = 'redirect' AND to_url_id IS NOT NULL ORDER BY id DESC LIMIT 1`)
       .pluck();

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../database';
 import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow } from '../../../../shared/types/rows';
 import type { RowPage } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
@@ -31,7 +31,7 @@ const CONTENT_GROUP_COLUMNS = `g.id, g.kind, g.fingerprint, f.url AS firstUrl,
 export class DuplicateQueries {
   private readonly statements: StatementCache;
 
-  constructor(db: Database) {
+  constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
   }
 

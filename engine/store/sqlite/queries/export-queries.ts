@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../database';
 import { StatementCache } from './statement-cache';
 
 /** A page of rows read by key (keyset paging: `WHERE key > last ORDER BY key LIMIT n`). */
@@ -75,7 +75,7 @@ export interface ContentMemberExportRow {
 export class ExportQueries {
   private readonly statements: StatementCache;
 
-  constructor(db: Database) {
+  constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
   }
 

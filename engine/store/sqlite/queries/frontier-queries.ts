@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../database';
 import type { HostRow, HostWaitingReason, UrlTableRow } from '../../../../shared/types/rows';
 import type { RowPage, UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
@@ -48,7 +48,7 @@ export class FrontierQueries {
   private readonly anchors = new Map<number, [number, number][]>();
   private hostCache: { key: string; atMs: number; rows: HostCounts[] } | null = null;
 
-  constructor(db: Database) {
+  constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
   }
 

@@ -1,10 +1,10 @@
-import type { Database } from 'better-sqlite3';
+import type { WritableDB } from '../database';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../connection';
 import { RedirectQueries } from './redirect-queries';
 import { insertCrawl } from './test-rows';
 
-let db: Database;
+let db: WritableDB;
 beforeEach(() => {
   db = openDatabase(':memory:');
 });

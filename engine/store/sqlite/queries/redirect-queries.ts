@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { ReadableDB } from '../database';
 import type { UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
 
@@ -43,7 +43,7 @@ interface HopRow {
 export class RedirectQueries {
   private readonly statements: StatementCache;
 
-  constructor(db: Database) {
+  constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
   }
 

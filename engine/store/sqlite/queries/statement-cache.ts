@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { ReadableDB } from '../database';
 
 /**
  * Prepared statements reused per SQL text (STYLE.md convention 7). Queries whose WHERE clause
@@ -7,7 +8,7 @@ import type { Database, Statement } from 'better-sqlite3';
 export class StatementCache {
   private readonly statements = new Map<string, Statement>();
 
-  constructor(readonly db: Database) {}
+  constructor(readonly db: ReadableDB) {}
 
   /** The prepared statement for `sql`, prepared on first use. */
   get(sql: string): Statement {

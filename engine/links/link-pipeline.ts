@@ -1,0 +1,215 @@
+/**
+ * The link pipeline: from a page's links (or a redirect's Location) to frontier candidates and link
+ * rows: link target cache, URL identity, link rules (seed 004), scope widened by seed redirects,
+ * aliases (each raw spelling stored once). No I/O of its own: the committer writes what it returns.
+ */
+import type { CrawlSettings } from '../../shared/types/crawl';
+import type { Result } from '../../shared/types/result';
+import type { RedirectTarget } from '../fetch/redirects';
+import type { ClaimedUrl, CrawlWriter, FrontierCandidate } from '../store/ports';
+import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
+import { aliasCache, linkTargetCache } from './link-budget';
+import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { addRedirectSeed, redirectRefusal } from './redirects';
+import { scopeSeeds, type ScopeSeeds } from './scope';
+import type { UrlIdentity } from './url-identity';
+
+/** What a link's URL is, worked out once per URL string. */
+interface LinkTarget {
+  /** Parts of the URL to fetch (no fragment), for the link rules. */
+  parts: LinkParts;
+  /** The URL's identity, `url` being the URL to fetch; null when the link is refused before any rule. */
+  identity: UrlIdentity | null;
+  /** Why `identity` is null. */
+  refusal: Extract<LinkRuleName, 'protocol' | 'invalid-url'> | null;
+}
+
+/** A page's link on its way to a link row; `refusedBy` null when it went to the frontier. */
+export interface PendingLink {
+  raw: string;
+  kind: LinkKind;
+  refusedBy: LinkRuleName | null;
+}
+
+/** A page's links, sorted: the candidates (in link order) and every link to store. */
+export interface PageLinks {
+  candidates: FrontierCandidate[];
+  links: PendingLink[];
+}
+
+/** A redirect's target, judged: `candidate` when it goes to the frontier, else the rule refusing it. */
+export type RedirectVerdict = { raw: string; candidate: FrontierCandidate; refusedBy: null } | { raw: string; candidate: null; refusedBy: LinkRuleName };
+
+export interface LinkPipelineOptions {
+  settings: CrawlSettings;
+  /** The crawl's seeds (for the scope rule). */
+  seeds: readonly string[];
+  /** Redirect targets of the seeds stored so far (a resumed crawl's widened scope). */
+  seedRedirectTargets: readonly { url: string; registrableDomain: string | null }[];
+  /** A URL's identity under the crawl's normalization profile and TLD settings. */
+  identify: (raw: string) => Result<UrlIdentity>;
+  countRefusal(rule: string, count?: number): void;
+}
+
+export class LinkPipeline {
+  private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
+  private readonly allowedProtocols: Set<string>;
+  /** Link targets by URL string (a crawl meets the same navigation links on every page); bounded by bytes. */
+  private readonly linkTargets = linkTargetCache<LinkTarget>();
+  /** Raw spellings already stored as aliases (bounded by bytes: link-budget.ts). */
+  private readonly aliasesSeen = aliasCache();
+  /** The profile drops fragments, so `x#a` and `x#b` share x's identity (and one cache entry). */
+  private readonly fragmentFree: boolean;
+  /** What the scope rule compares with; a seed's redirect target joins it (see redirects.ts). */
+  private readonly scope: ScopeSeeds;
+
+  constructor(private readonly options: LinkPipelineOptions) {
+    const { settings, identify } = options;
+    const seeds = scopeSeeds(options.seeds, (host) => {
+      const identity = identify(`http://${host}/`);
+      return identity.ok ? identity.value.registrableDomain : null;
+    });
+    for (const target of options.seedRedirectTargets) addRedirectSeed(seeds, target.url, target.registrableDomain);
+    this.scope = seeds;
+    this.linkRules = compileLinkRules(settings, seeds);
+    this.allowedProtocols = new Set(settings.allowedProtocols.map((p) => `${p}:`));
+    this.fragmentFree = settings.normalizationProfile.rules.removeFragment;
+  }
+
+  /**
+   * Sorts a page's links (fetched as `from`) into frontier candidates one level deeper and refused
+   * links (each refusal counted, also the page's unresolvable links and those past its cap).
+   */
+  pageLinks(from: ClaimedUrl, page: PageResult): PageLinks {
+    const depth = from.depth + 1;
+    const candidates: FrontierCandidate[] = [];
+    const links: PendingLink[] = [];
+    const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
+      this.options.countRefusal(rule);
+      links.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, refusedBy: rule });
+    };
+    const { maxUrlLength } = this.options.settings;
+    for (const link of page.links) {
+      // By length before any other work: a too-long URL is never parsed, normalized nor cached.
+      if (link.tooLong === true || link.url.length > maxUrlLength) {
+        refuse(link.url, link.kind, 'url-length');
+        continue;
+      }
+      const target = this.linkTarget(link.url);
+      const identity = target.identity;
+      if (identity === null) {
+        refuse(link.url, link.kind, target.refusal ?? 'invalid-url');
+        continue;
+      }
+      const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow });
+      if (rule !== null) {
+        refuse(link.url, link.kind, rule);
+        continue;
+      }
+      candidates.push({
+        url: identity.url,
+        normalized: identity.normalized,
+        normalizedKey: identity.normalizedKey,
+        host: identity.host,
+        registrableDomain: identity.registrableDomain,
+        depth,
+        discoveredFrom: from.id,
+      });
+      links.push({ raw: link.url, kind: link.kind, refusedBy: null });
+    }
+    for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
+    // Links past the page's cap were not passed on: counted, and stored with the page.
+    if (page.linksOverCap > 0) this.options.countRefusal('max-links-per-page', page.linksOverCap);
+    return { candidates, links };
+  }
+
+  /**
+   * Writes a page's link rows and aliases, `ids` being the frontier's ids of the page's candidates
+   * (in order). One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
+   */
+  writeLinks(writer: CrawlWriter, fromUrlId: number, links: readonly PendingLink[], ids: readonly number[]): void {
+    let next = 0;
+    const writtenTargets = new Set<number>();
+    const writtenRefusals = new Set<string>();
+    for (const link of links) {
+      const toUrlId = link.refusedBy === null ? (ids[next++] ?? null) : null;
+      if (toUrlId !== null) {
+        this.writeAlias(writer, toUrlId, link.raw, fromUrlId);
+        const written = toUrlId * LINK_KINDS.length + LINK_KINDS.indexOf(link.kind);
+        if (writtenTargets.has(written)) continue;
+        writtenTargets.add(written);
+      } else {
+        const written = `${link.kind} ${link.raw}`;
+        if (writtenRefusals.has(written)) continue;
+        writtenRefusals.add(written);
+      }
+      writer.insertLink({ fromUrlId, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
+    }
+  }
+
+  /**
+   * Judges a redirect answer's target like a link (kind `redirect`, the same depth, one more
+   * redirect hop): the URL-seen test, robots.txt, politeness and the link rules apply to it before
+   * any fetch (RFC 9110 §15.4; engine/fetch/redirects.ts). A refusal is counted.
+   */
+  redirect(from: ClaimedUrl, redirect: RedirectTarget): RedirectVerdict {
+    // By length before any other work, as for links: a too-long Location is never normalized nor cached.
+    const tooLong = redirect.location !== null && redirect.location.length > this.options.settings.maxUrlLength;
+    const target = redirect.location === null || tooLong ? null : this.linkTarget(redirect.location);
+    const identity = target?.identity ?? null;
+    const raw = (redirect.location ?? redirect.raw).slice(0, STORED_RAW_URL_CHARS);
+    let refusedBy: LinkRuleName | null = tooLong ? 'url-length' : target === null ? 'invalid-url' : target.refusal;
+    if (target !== null && identity !== null) {
+      refusedBy = redirectRefusal(this.linkRules, this.scope, { url: identity.url, parts: target.parts, raw, registrableDomain: identity.registrableDomain }, from.depth);
+    }
+    if (refusedBy !== null || identity === null) {
+      this.options.countRefusal(refusedBy ?? 'invalid-url');
+      return { raw, candidate: null, refusedBy: refusedBy ?? 'invalid-url' };
+    }
+    const candidate: FrontierCandidate = {
+      url: identity.url,
+      normalized: identity.normalized,
+      normalizedKey: identity.normalizedKey,
+      host: identity.host,
+      registrableDomain: identity.registrableDomain,
+      depth: from.depth,
+      discoveredFrom: from.id,
+      redirectHops: from.redirectHops + 1,
+    };
+    return { raw, candidate, refusedBy: null };
+  }
+
+  /**
+   * Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats (a raw
+   * spelling always names the same URL id within a crawl, so the spelling alone is the key).
+   */
+  writeAlias(writer: CrawlWriter, urlId: number, raw: string, fromUrlId: number | null): void {
+    if (this.aliasesSeen.has(raw)) return;
+    this.aliasesSeen.set(raw, true);
+    writer.insertAlias(urlId, raw, fromUrlId);
+  }
+
+  /**
+   * What a link's URL is: its parts, and its identity unless its scheme is not crawled or it
+   * cannot be normalized. Cached by URL string (by the URL without its fragment when the profile
+   * drops fragments): navigation links recur on every page, and their identity does not change.
+   */
+  private linkTarget(raw: string): LinkTarget {
+    const hash = raw.indexOf('#');
+    // The URL fetched carries no fragment (never sent to a server); the raw spelling is kept as an alias.
+    const fetchUrl = hash === -1 ? raw : raw.slice(0, hash);
+    const key = this.fragmentFree ? fetchUrl : raw;
+    let target = this.linkTargets.get(key);
+    if (target !== undefined) return target;
+    const parts = linkParts(fetchUrl);
+    if (!this.allowedProtocols.has(parts.protocol)) {
+      // Scheme first: mailto:/javascript: are never normalized, only counted.
+      target = { parts, identity: null, refusal: 'protocol' };
+    } else {
+      const identity = this.options.identify(key);
+      target = identity.ok ? { parts, identity: { ...identity.value, url: fetchUrl }, refusal: null } : { parts, identity: null, refusal: 'invalid-url' };
+    }
+    this.linkTargets.set(key, target);
+    return target;
+  }
+}

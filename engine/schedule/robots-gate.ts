@@ -1,0 +1,169 @@
+/**
+ * The robots gate: settles each claimed URL against robots.txt right before its fetch (seed 003,
+ * RFC 9309) and against the redirect-hop limit; holds URLs whose origin's robots.txt is not known
+ * yet, and keeps each host's Crawl-delay for the politeness delay (IIR 20.2.3).
+ */
+import type { CrawlSettings } from '../../shared/types/crawl';
+import { crawlDelayCache } from '../links/link-budget';
+import { RobotsCache } from '../robots/robots-cache';
+import type { Awaitable, ClaimedUrl, FrontierStore, HostWaitReason, UnitOfWork } from '../store/ports';
+import type { RobotsResult } from '../worker/protocol';
+
+/** What the gate needs of the crawl. */
+export interface RobotsGateOptions {
+  settings: Pick<CrawlSettings, 'obeyRobots' | 'userAgent' | 'robotsCacheTtlMs' | 'maxCrawlDelayMs' | 'robotsRetryDelayMs' | 'maxRedirects'>;
+  frontier: FrontierStore;
+  unitOfWork: UnitOfWork;
+  countRefusal(rule: string): void;
+  /** Dispatches a robots.txt fetch for `urlId`'s origin. @returns the task's sequence number */
+  dispatchRobots(urlId: number, robotsUrl: string): number;
+}
+
+/** A URL cleared by robots, eligible at `atMs` (epoch ms: its host's politeness delay). */
+export interface ReadyUrl {
+  url: ClaimedUrl;
+  atMs: number;
+}
+
+export class RobotsGate {
+  /** robots.txt per origin; null when the crawl ignores robots (`obeyRobots: false`). */
+  private readonly robots: RobotsCache | null;
+  /** Robots decisions of URLs in the current claim: 'allowed', 'wait', or the robots.txt URL to fetch. */
+  private readonly pendingDecision = new Map<number, string>();
+  /** Claimed URLs waiting for their origin's robots.txt. */
+  private readonly held = new Map<string, ClaimedUrl[]>();
+  /** robots.txt fetches in flight, by task sequence number. */
+  private readonly robotsTasks = new Map<number, string>();
+  /** Capped robots Crawl-delay per host, added to the politeness delay (IIR 20.2.3). */
+  private readonly crawlDelayByHost = crawlDelayCache();
+
+  constructor(private readonly options: RobotsGateOptions) {
+    const { settings } = options;
+    this.robots = settings.obeyRobots
+      ? new RobotsCache({ userAgent: settings.userAgent, ttlMs: settings.robotsCacheTtlMs, maxCrawlDelayMs: settings.maxCrawlDelayMs, retryDelayMs: settings.robotsRetryDelayMs })
+      : null;
+  }
+
+  /** The host's robots Crawl-delay, ms (0 when none is known). */
+  crawlDelayMs(host: string): number {
+    return this.crawlDelayByHost.get(host) ?? 0;
+  }
+
+  /** Why `host` waits on robots.txt (pending, or unavailable and retried), or null. */
+  waitingReason(host: string): HostWaitReason | null {
+    return this.robots?.waitingReason(`http://${host}`) ?? this.robots?.waitingReason(`https://${host}`) ?? null;
+  }
+
+  /**
+   * Settles a claimed URL inside the claim's unit of work: refused by the redirect-hop limit or
+   * robots (recorded as an error, never requested), retried later, or on its way.
+   * @returns true when the URL goes on (see {@link clears})
+   */
+  admit(url: ClaimedUrl, nowMs: number): boolean {
+    return this.settleRedirectLimit(url, nowMs) && this.settleRobots(url, nowMs);
+  }
+
+  /** True when an admitted URL may be fetched now; otherwise it goes to {@link hold}. */
+  clears(url: ClaimedUrl): boolean {
+    if (this.robots === null) return true;
+    const decision = this.pendingDecision.get(url.id);
+    if (decision === 'allowed') this.pendingDecision.delete(url.id);
+    return decision === 'allowed';
+  }
+
+  /** Holds a URL until its origin's robots.txt arrives, fetching it when asked to. @returns fetch slots used */
+  hold(url: ClaimedUrl): number {
+    const decision = this.pendingDecision.get(url.id);
+    this.pendingDecision.delete(url.id);
+    const origin = new URL(url.url).origin;
+    const list = this.held.get(origin) ?? [];
+    list.push(url);
+    this.held.set(origin, list);
+    if (decision === undefined || decision === 'wait' || decision === 'allowed') return 0;
+    const seq = this.options.dispatchRobots(url.id, decision);
+    this.robotsTasks.set(seq, origin);
+    return 1;
+  }
+
+  /**
+   * A robots.txt arrived (task `seq`): decides every URL held for its origin in one unit of work.
+   * @returns the URLs now cleared, each eligible after its host's politeness delay
+   */
+  async onRobots(seq: number, result: RobotsResult, nowMs: number): Promise<ReadyUrl[]> {
+    const origin = this.robotsTasks.get(seq);
+    this.robotsTasks.delete(seq);
+    if (!origin || !this.robots) return [];
+    this.robots.record(result, nowMs);
+    const held = this.held.get(origin) ?? [];
+    this.held.delete(origin);
+    const politeAt = nowMs + this.options.frontier.politenessDelayMs(result.fetchMs);
+    const ready: ReadyUrl[] = [];
+    const done: Awaitable<void> = this.options.unitOfWork.run(() => {
+      for (const url of held) {
+        if (this.settleRobots(url, nowMs)) {
+          if (this.clears(url)) ready.push({ url, atMs: politeAt });
+          else this.hold(url);
+        }
+      }
+    });
+    await done;
+    return ready;
+  }
+
+  /** Hands over every held URL (on stop, to go back to pending). */
+  takeHeld(): ClaimedUrl[] {
+    const held = [...this.held.values()].flat();
+    this.held.clear();
+    return held;
+  }
+
+  /**
+   * Refuses a URL reached through more than `maxRedirects` consecutive redirects, unfetched (inside
+   * the claim's unit of work). @returns true when the URL goes on
+   */
+  private settleRedirectLimit(url: ClaimedUrl, now: number): boolean {
+    const { maxRedirects } = this.options.settings;
+    if (url.redirectHops <= maxRedirects) return true;
+    this.options.frontier.fail(url, { code: 'REDIRECT_LIMIT', message: `${url.url} is reached through ${url.redirectHops} consecutive redirects, more than ${maxRedirects}` }, { fetchMs: 0, nowMs: now });
+    return false;
+  }
+
+  /** Settles URLs robots rules out (inside a unit of work). @returns true when the URL goes on */
+  private settleRobots(url: ClaimedUrl, now: number): boolean {
+    if (!this.robots) return true;
+    const { frontier } = this.options;
+    const decision = this.robots.decide(url.url, now);
+    switch (decision.kind) {
+      case 'allowed':
+        this.crawlDelayByHost.set(url.host, decision.crawlDelayMs);
+        this.pendingDecision.set(url.id, 'allowed');
+        return true;
+      case 'fetch':
+        this.pendingDecision.set(url.id, decision.robotsUrl);
+        return true;
+      case 'wait':
+        this.pendingDecision.set(url.id, 'wait');
+        return true;
+      case 'disallowed':
+        this.options.countRefusal('robots');
+        frontier.fail(url, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, { fetchMs: 0, nowMs: now });
+        return false;
+      case 'unavailable': {
+        // An unreachable host fails with its own error (what fetching the page would say);
+        // a robots.txt that kept failing is ROBOTS_UNAVAILABLE.
+        const error = decision.hostUnreachable
+          ? decision.error
+          : { code: 'ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(url.url).origin} stayed unavailable: ${decision.error.message}` };
+        frontier.fail(url, error, { fetchMs: 0, nowMs: now });
+        return false;
+      }
+      case 'retry-later':
+        frontier.requeue(url, { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now, extraDelayReason: 'robots.txt unavailable, retrying' });
+        return false;
+      default: {
+        const exhaustive: never = decision;
+        throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,265 @@
+// The scheduler against the storage ports with a fake clock and a fake worker pool: no HTTP, no
+// workers; SQLite :memory: stores; every fetch is answered by the test at a chosen time.
+// schedule/ sees store/ports only (eslint.config.js): the SQLite stores come through engine/index.ts.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type CrawlStatus } from '../../shared/types/crawl';
+import { createSqliteCrawlStores, CrawlRepository, openDatabase, type WritableDB } from '../index';
+import type { CrawlStores, FrontierCandidate, UnitOfWork } from '../store/ports';
+import type { FetchTask } from '../worker/worker-pool';
+import type { PageResult } from '../worker/protocol';
+import { settle, type FetchOutcome, type SettledFetch } from './retry-policy';
+import { RobotsGate } from './robots-gate';
+import { Scheduler, type TaskPool } from './scheduler';
+
+const START_MS = 1_700_000_000_000;
+
+function candidate(host: string, path: string): FrontierCandidate {
+  const url = `http://${host}/${path}`;
+  return { url, normalized: url, normalizedKey: url, host, registrableDomain: host, depth: 0, discoveredFrom: null };
+}
+
+function page(url: string, status = 200, fetchMs = 0): PageResult {
+  return { finalUrl: url, status, contentType: 'text/html', bodyBytes: 0, truncated: false, fetchMs, redirect: null, title: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null };
+}
+
+interface Dispatched {
+  seq: number;
+  atMs: number;
+  task: FetchTask;
+}
+
+/**
+ * A scheduler over SQLite stores, a pool of `slots` fake fetch slots and a result buffer committed
+ * like the result committer does (outcomes only, no page rows).
+ */
+function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; wrapUnitOfWork?: (unit: UnitOfWork) => UnitOfWork } = {}) {
+  vi.useFakeTimers({ now: START_MS });
+  const settings: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, obeyRobots: false, minDelayMs: 0, delayFactor: 0, ...overrides };
+  const db: WritableDB = openDatabase(':memory:');
+  const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], settings, START_MS);
+  const sqlite = createSqliteCrawlStores(db, crawlId, settings);
+  const stores: CrawlStores = { ...sqlite, unitOfWork: options.wrapUnitOfWork?.(sqlite.unitOfWork) ?? sqlite.unitOfWork };
+  const dispatched: Dispatched[] = [];
+  const open = new Map<number, FetchTask>();
+  let seq = 0;
+  const slots = options.slots ?? 10;
+  const pool: TaskPool = {
+    freeSlots: () => slots - open.size,
+    inFlight: () => open.size,
+    dispatch(task) {
+      seq += 1;
+      open.set(seq, task);
+      dispatched.push({ seq, atMs: Date.now(), task });
+      return seq;
+    },
+  };
+  const buffer: SettledFetch[] = [];
+  const committer = {
+    get pending() {
+      return buffer.length;
+    },
+    async commit() {
+      const batch = buffer.splice(0);
+      await stores.unitOfWork.run(() => {
+        for (const { url, message, disposition, retry } of batch) {
+          if (retry) stores.frontier.requeue(url, disposition);
+          else if (message.type === 'failed') stores.frontier.fail(url, message.error, disposition);
+          else stores.frontier.complete(url, disposition);
+        }
+      });
+    },
+  };
+  const finished: CrawlStatus[] = [];
+  let stopping: CrawlStatus | null = null;
+  const gate = new RobotsGate({ settings, frontier: stores.frontier, unitOfWork: stores.unitOfWork, countRefusal: () => undefined, dispatchRobots: (urlId, url) => pool.dispatch({ urlId, url, purpose: 'robots' }) });
+  const scheduler = new Scheduler({
+    frontier: stores.frontier,
+    unitOfWork: stores.unitOfWork,
+    gate,
+    committer,
+    maxPages: settings.maxPages,
+    now: Date.now,
+    running: () => finished.length === 0,
+    stopping: () => stopping,
+    finish: (status) => finished.push(status),
+    abort: (error) => {
+      throw error;
+    },
+  });
+  return {
+    db,
+    stores,
+    dispatched,
+    finished,
+    /** Seeds the frontier (through the store's own unit of work, not a wrapped one). */
+    async add(...candidates: FrontierCandidate[]) {
+      await sqlite.unitOfWork.run(() => stores.frontier.add(candidates, Date.now()));
+    },
+    async start() {
+      scheduler.start(pool);
+      await vi.advanceTimersByTimeAsync(0);
+    },
+    /** The fetch `seq` ends now with `outcome` (as the crawl runner handles a worker's answer). */
+    async answer(seq: number, outcome: (task: FetchTask) => FetchOutcome) {
+      const task = open.get(seq)!;
+      open.delete(seq);
+      const url = scheduler.takeInFlight(task.urlId)!;
+      const settled = settle(url, outcome(task), Date.now(), settings, gate.crawlDelayMs(url.host));
+      stores.frontier.releaseHost(url, settled.disposition);
+      buffer.push(settled);
+      scheduler.pump();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+    async stop() {
+      stopping = 'stopped';
+      scheduler.pump();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+    pump: () => scheduler.pump(),
+  };
+}
+
+const ok = (task: FetchTask): FetchOutcome => ({ type: 'page', seq: 0, urlId: task.urlId, result: page(task.url) });
+const timeout = (task: FetchTask): FetchOutcome => ({ type: 'failed', seq: 0, urlId: task.urlId, error: { code: 'TIMEOUT', message: 'timed out' }, fetchMs: 0 });
+
+describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
+  let db: WritableDB | null = null;
+  afterEach(() => {
+    db?.close();
+    db = null;
+    vi.useRealTimers();
+  });
+
+  it('spaces fetches from one host by its politeness delay, and finishes when the frontier is empty', async () => {
+    const h = harness({ minDelayMs: 1_000 });
+    db = h.db;
+    await h.add(candidate('a.test', '1'), candidate('a.test', '2'), candidate('a.test', '3'));
+    await h.start();
+    for (let i = 0; i < 3; i += 1) {
+      expect(h.dispatched).toHaveLength(i + 1);
+      await vi.advanceTimersByTimeAsync(100);
+      await h.answer(h.dispatched[i]!.seq, ok);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(h.dispatched).toHaveLength(i + 1);
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    // Each fetch ends 100 ms after its dispatch; the next one waits minDelayMs from there.
+    expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_100, 2_200]);
+    expect(h.finished).toEqual(['finished']);
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 3, error: 0 });
+  });
+
+  it('never has more than maxInFlightPerHost fetches to one host, while other hosts use the free slots', async () => {
+    const h = harness({ maxInFlightPerHost: 2 });
+    db = h.db;
+    await h.add(...['1', '2', '3', '4', '5'].map((p) => candidate('a.test', p)), candidate('b.test', '1'));
+    await h.start();
+    const hosts = () => h.dispatched.map((entry) => new URL(entry.task.url).host);
+    expect(hosts().sort()).toEqual(['a.test', 'a.test', 'b.test']);
+    await h.answer(h.dispatched.find((entry) => entry.task.url.includes('a.test'))!.seq, ok);
+    expect(hosts().filter((host) => host === 'a.test')).toHaveLength(3);
+    expect(h.stores.frontier.hostStates(Date.now()).find((state) => state.host === 'a.test')).toMatchObject({ inFlight: 2, waitingReason: 'connection limit' });
+  });
+
+  it('retries a transient failure after 1 s × 2^attempts, then records it as failed', async () => {
+    const h = harness({ maxRetries: 2 });
+    db = h.db;
+    await h.add(candidate('a.test', 'flaky'));
+    await h.start();
+    await h.answer(h.dispatched[0]!.seq, timeout);
+    expect(h.stores.frontier.counts()).toMatchObject({ pending: 1, inFlight: 0 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(h.dispatched).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.dispatched).toHaveLength(2);
+    await h.answer(h.dispatched[1]!.seq, timeout);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(h.dispatched).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_000, 3_000]);
+    await h.answer(h.dispatched[2]!.seq, timeout);
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 0, error: 1 });
+    expect(h.finished).toEqual(['finished']);
+  });
+
+  it('waits the Retry-After of a 429 before asking the host again', async () => {
+    const h = harness({});
+    db = h.db;
+    await h.add(candidate('a.test', 'busy'));
+    await h.start();
+    await h.answer(h.dispatched[0]!.seq, (task) => ({ type: 'page', seq: 0, urlId: task.urlId, result: { ...page(task.url, 429), retryAfter: '7' } }));
+    await vi.advanceTimersByTimeAsync(6_999);
+    expect(h.dispatched).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.dispatched).toHaveLength(2);
+  });
+
+  it('on stop, URLs waiting for their robots.txt go back to pending and the crawl ends stopped', async () => {
+    const h = harness({ obeyRobots: true });
+    db = h.db;
+    await h.add(candidate('a.test', '1'), candidate('b.test', '1'));
+    await h.start();
+    // Each origin's robots.txt is fetched first; its URL waits for it, claimed.
+    expect(h.dispatched.map((entry) => [entry.task.purpose, entry.task.url]).sort()).toEqual([
+      ['robots', 'http://a.test/robots.txt'],
+      ['robots', 'http://b.test/robots.txt'],
+    ]);
+    expect(h.stores.frontier.counts()).toMatchObject({ pending: 0, inFlight: 2 });
+    await h.stop();
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 0, error: 0 });
+    expect(h.finished).toEqual(['stopped']);
+  });
+
+  it('stops claiming at maxPages, leaving the rest pending', async () => {
+    const h = harness({ maxPages: 2 });
+    db = h.db;
+    await h.add(...['a', 'b', 'c', 'd'].map((host) => candidate(`${host}.test`, '1')));
+    await h.start();
+    expect(h.dispatched).toHaveLength(2);
+    await h.answer(h.dispatched[0]!.seq, ok);
+    await h.answer(h.dispatched[1]!.seq, ok);
+    expect(h.dispatched).toHaveLength(2);
+    expect(h.finished).toEqual(['stopped']);
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0 });
+  });
+
+  it('with a store that answers later, never runs two claims at once', async () => {
+    let running = 0;
+    let most = 0;
+    const h = harness(
+      {},
+      {
+        slots: 4,
+        wrapUnitOfWork: (unit) => ({
+          async run(work) {
+            running += 1;
+            most = Math.max(most, running);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            try {
+              return await unit.run(work);
+            } finally {
+              running -= 1;
+            }
+          },
+        }),
+      },
+    );
+    db = h.db;
+    await h.add(...Array.from({ length: 12 }, (_, i) => candidate(`h${i}.test`, '1')));
+    h.pump();
+    await h.start();
+    for (let i = 0; i < 5; i += 1) h.pump();
+    await vi.advanceTimersByTimeAsync(50);
+    while (h.finished.length === 0) {
+      const next = h.dispatched.find((entry) => !entry.task.url.startsWith('done:'));
+      if (!next) break;
+      next.task.url = `done:${next.task.url}`;
+      await h.answer(next.seq, ok);
+      h.pump();
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    expect(most).toBe(1);
+    expect(h.dispatched).toHaveLength(12);
+    expect(h.finished).toEqual(['finished']);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The scheduler: one scheduling step at a time (never two claims at once), claiming eligible URLs
+ * from the frontier in batches, passing them through the robots gate, dispatching them to the
+ * worker pool within its free slots and the page limit, and waking when the next host is eligible
+ * (IIR 20.2.3: the back-queue heap decides who is next, the politeness delay when).
+ */
+import type { CrawlStatus } from '../../shared/types/crawl';
+import type { ClaimedUrl, FrontierStore, UnitOfWork } from '../store/ports';
+import type { FetchTask } from '../worker/worker-pool';
+import type { ReadyUrl, RobotsGate } from './robots-gate';
+
+/** What the scheduler needs of the worker pool (WorkerPool; a fake in tests). */
+export interface TaskPool {
+  /** Fetch slots free now. */
+  freeSlots(): number;
+  /** Tasks dispatched and not answered yet. */
+  inFlight(): number;
+  /** @returns the task's sequence number */
+  dispatch(task: FetchTask): number;
+}
+
+export interface SchedulerOptions {
+  frontier: FrontierStore;
+  unitOfWork: UnitOfWork;
+  gate: RobotsGate;
+  /** The result committer: results waiting, and committing them (their links may be the next work). */
+  committer: { readonly pending: number; commit(): Promise<void> };
+  /** Stop after this many fetched or failed pages; 0: no limit. */
+  maxPages: number;
+  /** Epoch ms. */
+  now: () => number;
+  /** False once the run is over (finished, finishing or aborted): nothing is scheduled then. */
+  running(): boolean;
+  /** The status a stop asked for, or null while the crawl goes on. */
+  stopping(): CrawlStatus | null;
+  /** Nothing is in flight and nothing more will be claimed: end the run as `status`. */
+  finish(status: CrawlStatus): void;
+  /** A store write failed: the run cannot go on. */
+  abort(error: Error): void;
+}
+
+export class Scheduler {
+  private pool: TaskPool | null = null;
+  /** Claimed URLs in flight, by URL id. */
+  private readonly inFlight = new Map<number, ClaimedUrl>();
+  /** Claimed URLs cleared by robots, waiting for a slot or their host's politeness delay. */
+  private readonly ready: ReadyUrl[] = [];
+  private wakeTimer: NodeJS.Timeout | null = null;
+  /** A scheduling step is under way (it may await the store). */
+  private pumping = false;
+  /** pump() was called during a step: run another one after it. */
+  private again = false;
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  /** Starts scheduling onto `pool`. */
+  start(pool: TaskPool): void {
+    this.pool = pool;
+    this.pump();
+  }
+
+  /** Stops waking up (the run is over). */
+  cancel(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+  }
+
+  /** A page fetch ended: its claim, or undefined when it is not this run's. */
+  takeInFlight(urlId: number): ClaimedUrl | undefined {
+    const url = this.inFlight.get(urlId);
+    this.inFlight.delete(urlId);
+    return url;
+  }
+
+  /** URLs the robots gate cleared after their robots.txt arrived. */
+  addReady(urls: readonly ReadyUrl[]): void {
+    this.ready.push(...urls);
+  }
+
+  /**
+   * One scheduling step, or another one after the step under way. Every store write outside the
+   * committer (claims, robots bookkeeping, requeues on stop) happens here: a failure takes the
+   * same path as a failed commit (abort), never an unhandled rejection.
+   */
+  pump(): void {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.schedule();
+        } while (this.again);
+      } catch (error) {
+        this.options.abort(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  private async schedule(): Promise<void> {
+    const pool = this.pool;
+    if (!pool || !this.options.running()) return;
+    this.cancel();
+    const { frontier, committer, maxPages } = this.options;
+    const stopping = this.options.stopping();
+    if (stopping) await this.requeueWaiting();
+    let room = stopping ? 0 : pool.freeSlots();
+    room -= this.dispatchReady(pool, room);
+    if (maxPages > 0) {
+      const counts = frontier.counts();
+      room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
+    }
+    if (room > 0) {
+      let dispatched = await this.claim(pool, room);
+      // Idle slots and results waiting to be committed: commit now, their links may be the work.
+      if (dispatched < room && committer.pending > 0) {
+        await committer.commit();
+        dispatched += await this.claim(pool, room - dispatched);
+      }
+    }
+    // Nothing is being fetched: results waiting for their commit have nothing to wait for (a
+    // page limit reached, the last pages of a crawl).
+    if (committer.pending > 0 && pool.inFlight() === 0) await committer.commit();
+    if (!this.options.running()) return;
+    const counts = frontier.counts();
+    if (counts.inFlight === 0) {
+      const limitReached = maxPages > 0 && counts.done + counts.error >= maxPages;
+      if (stopping || counts.pending === 0 || limitReached) {
+        // A limit leaves work in the frontier: that crawl is stopped (resumable), not finished.
+        this.options.finish(stopping ?? (counts.pending === 0 ? 'finished' : 'stopped'));
+        return;
+      }
+    }
+    if (stopping || pool.freeSlots() === 0) return;
+    const wakeAt = Math.min(frontier.nextEligibleAtMs() ?? Infinity, ...this.ready.map((entry) => entry.atMs));
+    if (wakeAt !== Infinity) this.wakeTimer = setTimeout(() => this.pump(), Math.max(1, wakeAt - this.options.now()));
+  }
+
+  /** Dispatches robots-cleared URLs whose politeness wait is over. @returns slots used */
+  private dispatchReady(pool: TaskPool, room: number): number {
+    const now = this.options.now();
+    let used = 0;
+    for (let index = 0; index < this.ready.length && used < room; ) {
+      const entry = this.ready[index]!;
+      if (entry.atMs > now) {
+        index += 1;
+        continue;
+      }
+      this.ready.splice(index, 1);
+      this.dispatchPage(pool, entry.url);
+      used += 1;
+    }
+    return used;
+  }
+
+  private dispatchPage(pool: TaskPool, url: ClaimedUrl): void {
+    this.inFlight.set(url.id, url);
+    pool.dispatch({ urlId: url.id, url: url.url, purpose: 'page' });
+  }
+
+  /**
+   * Claims eligible URLs, one batch per unit of work, and settles each against the robots gate
+   * right before its fetch (seed 003): allowed → fetched; disallowed or unavailable → an error,
+   * never requested; no rules yet → its robots.txt is fetched and the URL waits. Settled URLs free
+   * their slot, so claiming goes on. @returns fetch slots used (page and robots.txt fetches)
+   */
+  private async claim(pool: TaskPool, room: number): Promise<number> {
+    const { frontier, gate } = this.options;
+    let used = 0;
+    while (used < room) {
+      const now = this.options.now();
+      const next = frontier.nextEligibleAtMs();
+      if (next === null || next > now) break;
+      const claimed = await this.options.unitOfWork.run(() => frontier.claimBatch(room - used, now).filter((url) => gate.admit(url, now)));
+      if (claimed.length === 0 && frontier.nextEligibleAtMs() === next) break;
+      for (const url of claimed) {
+        if (gate.clears(url)) {
+          this.dispatchPage(pool, url);
+          used += 1;
+        } else {
+          used += gate.hold(url);
+        }
+      }
+    }
+    return used;
+  }
+
+  /** On stop: URLs waiting for robots or a slot go back to pending, so none is lost. */
+  private async requeueWaiting(): Promise<void> {
+    const waiting = [...this.options.gate.takeHeld(), ...this.ready.map((entry) => entry.url)];
+    if (waiting.length === 0) return;
+    this.ready.length = 0;
+    const now = this.options.now();
+    const { frontier } = this.options;
+    await this.options.unitOfWork.run(() => {
+      for (const url of waiting) frontier.requeue(url, { fetchMs: 0, nowMs: now });
+    });
+  }
+}
