@@ -1,3 +1,4 @@
+/** Response bodies: read with a byte cap (also after decoding), undoing Content-Encodings (gzip, deflate, br, stacked). */
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { CodedError } from '../../shared/types/result';

@@ -1,3 +1,4 @@
+/** The crawler's own resolver: host overrides (`--resolve`), closed mode, and a byte-bounded cache of DNS answers. */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { HostOverride } from '../../shared/types/crawl';

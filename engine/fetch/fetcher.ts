@@ -1,3 +1,4 @@
+/** The fetch module (IIR 20.2): one HTTP GET over undici with the crawler's resolver, a capped body and stable error codes. */
 import { Agent, buildConnector, request } from 'undici';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';

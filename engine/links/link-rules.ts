@@ -1,3 +1,4 @@
+/** Seed 004's link rules: every reason a link is refused (protocol, length, query, extension, nofollow, scope, domains, depth). */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { inScope, type ScopeSeeds } from './scope';
 

@@ -1,3 +1,4 @@
+/** Crawl scope: the seeds' hosts, registrable domains and directories, and whether a URL is inside them. */
 import type { CrawlScope } from '../../shared/types/crawl';
 
 /** The seeds' hosts, registrable domains and directories a scope test compares a link against. */

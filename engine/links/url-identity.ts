@@ -1,3 +1,4 @@
+/** A URL's identity in a crawl (normalized string, normalized key, host, registrable domain), from a normalizer and a domain function. */
 import type { Result } from '../../shared/types/result';
 import { linkParts } from './link-rules';
 import { BoundedCache } from '../dedupe/seen-cache';

@@ -1,3 +1,4 @@
+/** Character encoding of an HTML body (WHATWG encoding sniffing: BOM, Content-Type charset, meta charset) and its decoding. */
 import iconv from 'iconv-lite';
 
 /**

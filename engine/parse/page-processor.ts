@@ -1,3 +1,4 @@
+/** Turns a fetched response into a page result: decode, parse, resolve links, content fingerprints (runs in the crawl worker). */
 import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
 import { textSketch } from '../dedupe/shingles';

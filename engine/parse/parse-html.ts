@@ -1,3 +1,4 @@
+/** The HTML scanner: links, title, base href and meta robots from htmlparser2's Tokenizer, with the visible text for fingerprints. */
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 

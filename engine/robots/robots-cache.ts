@@ -1,3 +1,4 @@
+/** robots.txt per origin (RFC 9309 §2.3–2.4): what to do before each fetch, fetch and retry bookkeeping, a byte-bounded cache. */
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import { ROBOTS_REDIRECT_FAILURES } from '../fetch/redirects';

@@ -1,3 +1,4 @@
+/** The politeness delay (IIR 20.2.3, Heritrix): the one formula for how long a host waits after a fetch. */
 import type { CrawlSettings } from '../../shared/types/crawl';
 
 /**

@@ -1,3 +1,4 @@
+/** The scheduler ↔ worker message protocol: discriminated unions with sequence numbers. */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';

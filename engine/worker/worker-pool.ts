@@ -1,3 +1,4 @@
+/** The pool of crawl workers (worker_threads): dispatches fetch tasks, restarts a crashed worker, reports results. */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';

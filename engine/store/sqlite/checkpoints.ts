@@ -1,3 +1,4 @@
+/** Checkpoints of a crawl database: snapshot, list, restore (under the crawl lease) and delete. */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+/** Opening a crawl database: refuse what is not one, WAL, busy timeout, migrations; read-only opens write nothing. */
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';

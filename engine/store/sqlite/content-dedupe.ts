@@ -1,3 +1,4 @@
+/** The content-seen test in SQLite: exact fingerprints and MinHash near-duplicates, grouped and stored. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';

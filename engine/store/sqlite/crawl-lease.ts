@@ -1,3 +1,4 @@
+/** The crawl lease: one crawling process per database file, taken with BEGIN IMMEDIATE and taken over from a dead owner. */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

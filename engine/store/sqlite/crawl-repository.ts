@@ -1,3 +1,4 @@
+/** Crawl rows and what a fetch leaves behind: crawls, pages, links, aliases and page texts (reader and writer). */
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB, WritableDB } from './database';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';

@@ -1,3 +1,4 @@
+/** The Mercator frontier over SQLite (IIR 20.2.3): per-host back queues, a heap of next eligible times, the URL-seen test. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';

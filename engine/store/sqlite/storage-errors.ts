@@ -1,3 +1,4 @@
+/** SQLite errors in plain words: DISK_FULL, DB_IO_ERROR, DB_BUSY … with what to do, for every write path. */
 import type { StorageErrorCode } from '../../../shared/types/error-codes';
 import { CodedError } from '../../../shared/types/result';
 

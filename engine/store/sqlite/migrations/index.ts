@@ -1,3 +1,4 @@
+/** The numbered schema migrations and the function that applies them, each in its own transaction. */
 import type { Database } from 'better-sqlite3';
 import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-url-aliases';

@@ -1,3 +1,4 @@
+/** Read queries of the Duplicates view: URL groups (one normalized key, many raw URLs) and content groups. */
 import type { ReadableDB } from '../database';
 import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow } from '../../../../shared/types/rows';
 import type { RowPage } from '../../../../shared/types/crawl';

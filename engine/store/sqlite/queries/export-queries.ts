@@ -1,3 +1,4 @@
+/** Read queries that stream a crawl's pages, frontier, errors and groups for export. */
 import type { ReadableDB } from '../database';
 import { StatementCache } from './statement-cache';
 

@@ -1,3 +1,4 @@
+/** Read queries of the Frontier view: hosts with their queues, and URLs paged by state, host and text. */
 import type { ReadableDB } from '../database';
 import type { HostRow, HostWaitingReason, UrlTableRow } from '../../../../shared/types/rows';
 import type { RowPage, UrlState } from '../../../../shared/types/crawl';

@@ -1,3 +1,4 @@
+/** A URL's redirect chain, hop by hop, read from its redirect links. */
 import type { ReadableDB } from '../database';
 import type { UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';

@@ -1,3 +1,4 @@
+/** Prepared statements kept by SQL text, so paged queries reuse them. */
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB } from '../database';
 
