@@ -1,23 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './index';
+import { runCommandText } from './run-command';
 
-/** Runs `crawlbench argv…` in-process; stdout and stderr as text. */
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const stdin = new PassThrough();
-  stdin.end('');
-  const code = await main(argv, { stdin, stdout, stderr });
-  return { code, stdout: out, stderr: err };
-}
+/** Runs `crawlbench argv…` in-process with an empty stdin; stdout and stderr as text. */
+const cli = (argv: string[]) => runCommandText(main, argv, '');
 
 let dir: string;
 beforeAll(() => {

@@ -8,12 +8,18 @@ export interface CommandRun {
   stderr: string;
 }
 
+/** What {@link runCommandText} saw: the exit code and stdout and stderr as text. */
+export interface CommandText {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs a CLI command in-process with `input` on stdin and in-memory stdout/stderr (the commands'
+ * Runs a CLI command in-process with `input` on stdin and in-memory stdout/stderr (the CLI's
  * tests use it; the CLI itself passes the process streams).
- * @throws SyntaxError when a stdout line is not JSON
  */
-export async function runCommand(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[], input: string): Promise<CommandRun> {
+export async function runCommandText(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[], input: string): Promise<CommandText> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -23,9 +29,18 @@ export async function runCommand(command: (argv: string[], io: CommandIo) => Pro
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   stdin.end(input);
   const code = await command(argv, { stdin, stdout, stderr });
-  const lines = out
+  return { code, stdout: out, stderr: err };
+}
+
+/**
+ * {@link runCommandText} with stdout parsed as JSON lines (the normalize and domain commands).
+ * @throws SyntaxError when a stdout line is not JSON
+ */
+export async function runCommand(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[], input: string): Promise<CommandRun> {
+  const { code, stdout, stderr } = await runCommandText(command, argv, input);
+  const lines = stdout
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { code, lines, stderr: err };
+  return { code, lines, stderr };
 }

@@ -4,40 +4,21 @@ import type { ReadableDB, WritableDB } from './database';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
 import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
 import { CodedError } from '../../../shared/types/result';
+import type { LinkRow, PageRow } from '../ports';
 
-/** A page row as the crawler writes it. */
-export interface PageRecord {
-  urlId: number;
-  finalUrl: string;
-  httpStatus: number;
-  contentType: string | null;
-  bodyBytes: number;
-  truncated: boolean;
-  fetchMs: number;
-  title: string | null;
-  /** Crawls before migration 0006 only (redirects followed inside the fetch); null since. */
-  redirectChainJson: string | null;
-  /** A redirect answer's Location, resolved, no fragment (RFC 9110 §15.4); null for other answers. */
-  location: string | null;
-  fetchedAtMs: number;
-  /** SHA-256 (hex) of the normalized visible text; null for pages without text. */
-  fingerprint: string | null;
+/**
+ * A page row as SQLite stores it: the port's {@link PageRow} with the MinHash sketch as a BLOB
+ * (sketchToBlob), and the redirect chain JSON that crawls before migration 0006 kept (null since).
+ */
+export type PageRecord = Omit<PageRow, 'minhash'> & {
   /** MinHash sketch BLOB; null for pages without text. */
   minhash: Buffer | null;
-  textChars: number | null;
-  noindex: boolean;
-  /** Links past the per-page cap (MAX_LINKS_PER_PAGE), counted, not stored (migration 0007). */
-  linksOverCap: number;
-}
+  /** Crawls before migration 0006 only (redirects followed inside the fetch); null since. */
+  redirectChainJson: string | null;
+};
 
-/** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
-export interface LinkRecord {
-  fromUrlId: number;
-  rawUrl: string;
-  toUrlId: number | null;
-  kind: string;
-  refusedBy: string | null;
-}
+/** A link row as stored: the port's {@link LinkRow}. */
+export type LinkRecord = LinkRow;
 
 interface CrawlRow {
   id: number;
