@@ -3,7 +3,7 @@ import { Agent, buildConnector, request } from 'undici';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CodedError, type ErrorInfo } from '../../shared/types/result';
-import { readCappedBody } from './body';
+import { readCappedBody, type CappedBody } from './body';
 import type { HostResolver } from './dns';
 import { REDIRECT_STATUSES, redirectTarget, type RedirectTarget } from './redirects';
 
@@ -120,21 +120,23 @@ export class Fetcher {
         });
         const headers = pickHeaders(response.headers);
         const location = headers['location'];
+        /** The response of this request as the fetch's outcome (a redirect's body is not kept). */
+        const answer = (body: CappedBody, redirect: RedirectTarget | null): FetchedResponse => ({
+          ok: true,
+          finalUrl: current,
+          status: response.statusCode,
+          contentType: headers['content-type'],
+          headers,
+          body: body.bytes,
+          wireBytes: body.wireBytes,
+          truncated: body.truncated,
+          redirectChain: chain,
+          redirect,
+          fetchMs: performance.now() - startedAt,
+        });
         if (!follow && REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-          return {
-            ok: true,
-            finalUrl: current,
-            status: response.statusCode,
-            contentType: headers['content-type'],
-            headers,
-            body: Buffer.alloc(0),
-            wireBytes: 0,
-            truncated: false,
-            redirectChain: [],
-            redirect: redirectTarget(response.statusCode, location, current),
-            fetchMs: performance.now() - startedAt,
-          };
+          return answer({ bytes: Buffer.alloc(0), wireBytes: 0, truncated: false }, redirectTarget(response.statusCode, location, current));
         }
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -156,20 +158,7 @@ export class Fetcher {
           current = next;
           continue;
         }
-        const body = await readCappedBody(response.body as unknown as Readable, headers['content-encoding'], this.options.maxBodyBytes);
-        return {
-          ok: true,
-          finalUrl: current,
-          status: response.statusCode,
-          contentType: headers['content-type'],
-          headers,
-          body: body.bytes,
-          wireBytes: body.wireBytes,
-          truncated: body.truncated,
-          redirectChain: chain,
-          redirect: null,
-          fetchMs: performance.now() - startedAt,
-        };
+        return answer(await readCappedBody(response.body as unknown as Readable, headers['content-encoding'], this.options.maxBodyBytes), null);
       }
     } catch (error) {
       return { ok: false, error: classifyFetchError(error, this.options.timeoutMs), redirectChain: chain, fetchMs: performance.now() - startedAt };
