@@ -1,15 +1,9 @@
 import path from 'node:path';
-import type { WritableDB } from '../../engine';
+import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine';
-import { openDatabase } from '../../engine';
-import { CrawlLease, otherLiveHolder } from '../../engine';
-import { DuplicateQueries } from '../../engine';
-import { ExportQueries } from '../../engine';
-import { FrontierQueries } from '../../engine';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';

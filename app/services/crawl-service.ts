@@ -1,11 +1,6 @@
-import type { WritableDB } from '../../engine';
+import { type WritableDB, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
-import { createCheckpoint, deleteCheckpoint, listCheckpoints } from '../../engine';
-import { CrawlLease } from '../../engine';
-import { CrawlRepository } from '../../engine';
-import { isStorageError, storageError } from '../../engine';
-import { createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */

@@ -1,6 +1,5 @@
-import type { WritableDB } from '../../engine';
+import { type WritableDB, openDatabase, DuplicateQueries } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, DuplicateQueries } from '../../engine';
 import { contentGroupDetail, urlGroupDetail } from './duplicates-service';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { WritableDB } from '../../engine';
+import { type WritableDB, openDatabase, ExportQueries } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase, ExportQueries } from '../../engine';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
 

@@ -1,8 +1,7 @@
-import type { WritableDB } from '../../engine';
+import { type WritableDB, openDatabase } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine';
 import { defaultSavedSettings, SettingsService } from './settings-service';
 
 let db: WritableDB;

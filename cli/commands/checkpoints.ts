@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createCheckpoint, listCheckpoints } from '../../engine';
-import { openDatabase } from '../../engine';
+import { createCheckpoint, listCheckpoints, openDatabase } from '../../engine';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
 export const CHECKPOINTS_USAGE = 'Usage: crawlbench checkpoints --db FILE [--crawl ID] [--create NAME] [--json]';

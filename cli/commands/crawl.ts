@@ -3,10 +3,8 @@ import { parseArgs } from 'node:util';
 import { CRAWL_SCOPES, type CrawlSettings } from '../../shared/types/crawl';
 import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
-import { openDatabase } from '../../engine';
-import { parseHostOverride } from '../../engine';
+import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
-import type { HousekeepingStats } from '../../engine';
 import { EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 

@@ -4,10 +4,7 @@ import { parseArgs } from 'node:util';
 import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase } from '../../engine';
-import { CrawlReader } from '../../engine';
-import { ExportQueries } from '../../engine';
-import { isStorageError } from '../../engine';
+import { openDatabase, CrawlReader, ExportQueries, isStorageError } from '../../engine';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 

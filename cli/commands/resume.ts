@@ -1,9 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint } from '../../engine';
-import { openDatabase } from '../../engine';
-import { CrawlLease } from '../../engine';
-import { parseHostOverride } from '../../engine';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
