@@ -4,6 +4,8 @@ import { CrawlsView } from '../features/crawls/CrawlsView';
 import { CrawlView } from '../features/crawl/CrawlView';
 import { DuplicatesView } from '../features/duplicates/DuplicatesView';
 import { FrontierView } from '../features/frontier/FrontierView';
+import { OverviewView } from '../features/overview/OverviewView';
+import { PagesView } from '../features/pages/PagesView';
 import { RecoveryDialog } from '../features/recovery/RecoveryDialog';
 import { SettingsView } from '../features/settings/SettingsView';
 import { bootstrap, connectStoreToEvents, useStore, type TabName } from '../store';
@@ -11,6 +13,8 @@ import { panelId, tabId, Tabs } from './Tabs';
 
 const VIEWS: Record<TabName, () => React.JSX.Element> = {
   Crawl: CrawlView,
+  Pages: PagesView,
+  Overview: OverviewView,
   Frontier: FrontierView,
   Duplicates: DuplicatesView,
   Settings: SettingsView,

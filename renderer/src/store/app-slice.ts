@@ -4,7 +4,7 @@ import { api } from '../ipc/client';
 import type { Store } from './index';
 
 /** The workbench's views, in tab order. */
-export const TABS = ['Crawl', 'Frontier', 'Duplicates', 'Settings', 'Checkpoints', 'Crawls'] as const;
+export const TABS = ['Crawl', 'Pages', 'Overview', 'Frontier', 'Duplicates', 'Settings', 'Checkpoints', 'Crawls'] as const;
 /** The name of a view (its tab's label). */
 export type TabName = (typeof TABS)[number];
 

@@ -3,11 +3,13 @@ import { api } from '../ipc/client';
 import { createAppSlice, type AppSlice } from './app-slice';
 import { createCrawlSlice, type CrawlSlice } from './crawl-slice';
 import { createExportSlice, type ExportSlice } from './export-slice';
+import { createInspectorSlice, type InspectorSlice } from './inspector-slice';
+import { createPagesSlice, type PagesSlice } from './pages-slice';
 import { createRecoverySlice, type RecoverySlice } from './recovery-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
 /** The whole store: every slice's state and actions. */
-export type Store = AppSlice & CrawlSlice & RecoverySlice & SettingsSlice & ExportSlice;
+export type Store = AppSlice & CrawlSlice & RecoverySlice & SettingsSlice & ExportSlice & PagesSlice & InspectorSlice;
 export { TABS, type TabName } from './app-slice';
 
 /** The one store, made of typed slices (zustand's slices pattern). */
@@ -17,6 +19,8 @@ export const useStore = create<Store>()((...args) => ({
   ...createRecoverySlice(...args),
   ...createSettingsSlice(...args),
   ...createExportSlice(...args),
+  ...createPagesSlice(...args),
+  ...createInspectorSlice(...args),
 }));
 
 /** Wires push events into the store once. @returns the unsubscribe function */
