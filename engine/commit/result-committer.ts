@@ -1,14 +1,14 @@
 /**
- * The result committer: buffers settled fetches for a short window and writes each batch (page
- * rows, page texts, the content-seen test, links, aliases, newly discovered URLs, frontier
- * outcomes) in one unit of work, so a killed process loses at most the URLs in flight or in the
- * window, which resume as pending (IIR 20.2: the "Doc FP's" and "URL filter" stages, then the frontier).
+ * The result committer: buffers settled fetches (and the robots gate's outcomes) for a short
+ * window and hands each batch to the store as one CommitBatch of plain data (new URLs, page rows,
+ * page texts, links, aliases, frontier outcomes), written in one unit of work, so a killed process
+ * loses at most the URLs in flight or in the window, which resume as pending (IIR 20.2: the
+ * "Doc FP's" and "URL filter" stages, then the frontier).
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
-import type { RedirectTarget } from '../fetch/redirects';
 import type { LinkPipeline } from '../links/link-pipeline';
 import type { SettledFetch } from '../schedule/retry-policy';
-import type { ClaimedUrl, CrawlStores, Disposition } from '../store/ports';
+import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlOutcome } from '../store/ports';
 import type { PageResult } from '../worker/protocol';
 
 /**
@@ -19,41 +19,62 @@ import type { PageResult } from '../worker/protocol';
 export const MAX_UNCOMMITTED = 32;
 
 export interface ResultCommitterOptions {
-  stores: Pick<CrawlStores, 'frontier' | 'writer' | 'contentIndex' | 'redirects' | 'unitOfWork'>;
+  stores: Pick<CrawlStores, 'writer'>;
   settings: Pick<CrawlSettings, 'maxRedirects'>;
   links: LinkPipeline;
-  /** A page found to duplicate earlier content (exact or near). */
-  onDuplicate(): void;
+  /** `count` pages were found to duplicate earlier content (exact or near). */
+  onDuplicates(count: number): void;
   /** The commit window ran out and its batch was written: the scheduler may have new work. */
   onWindowCommitted(): void;
   /** A commit failed (e.g. DISK_FULL): the run cannot go on. */
   onError(error: Error): void;
   /** Longest time a finished fetch waits before its commit, ms. @default 500 */
   commitIntervalMs?: number;
+  /** Epoch ms (the batch's enqueue time). @default Date.now */
+  now?: () => number;
 }
 
+/** A commit batch being filled (every part present and growable). */
+interface BatchDraft {
+  nowMs: number;
+  candidates: FrontierCandidate[];
+  pages: PageWrite[];
+  outcomes: UrlOutcome[];
+  links: LinkWrite[];
+  aliases: AliasWrite[];
+}
+
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
+}
+
+/** One buffered entry: a fetch's result, or an outcome decided without a fetch (robots, a limit, a stop). */
+type Buffered = { settled: SettledFetch } | { outcome: UrlOutcome };
+
 export class ResultCommitter {
-  private readonly uncommitted: SettledFetch[] = [];
+  private readonly uncommitted: Buffered[] = [];
   private commitTimer: NodeJS.Timeout | null = null;
   /** The commit under way, so commits never overlap (a networked store answers later). */
   private committing: Promise<void> | null = null;
 
   constructor(private readonly options: ResultCommitterOptions) {}
 
-  /** Settled fetches waiting for their commit. */
+  /** Entries waiting for their commit. */
   get pending(): number {
     return this.uncommitted.length;
   }
 
   /** Buffers a settled fetch: the batch commits when full, else when the window runs out. */
   add(settled: SettledFetch): void {
-    this.uncommitted.push(settled);
-    if (this.uncommitted.length >= MAX_UNCOMMITTED) void this.commit();
-    else
-      this.commitTimer ??= setTimeout(() => {
-        this.commitTimer = null;
-        void this.commit().then(() => this.options.onWindowCommitted());
-      }, this.options.commitIntervalMs ?? 500);
+    this.buffer({ settled });
+  }
+
+  /**
+   * Buffers an outcome decided without a fetch (refused by robots or the redirect limit, retried
+   * later, requeued on stop). The caller has released the URL's host already, or the store does.
+   */
+  addOutcome(outcome: UrlOutcome): void {
+    this.buffer({ outcome });
   }
 
   /** Drops the window's timer (the run was aborted: what is buffered resumes as pending). */
@@ -63,9 +84,9 @@ export class ResultCommitter {
   }
 
   /**
-   * Writes every buffered result, its page row, links and newly discovered URLs, in one unit of
-   * work; after the commit under way, if any (commits never overlap). A failure goes to `onError`
-   * (never thrown); the promise settles when the batch is written.
+   * Writes every buffered entry, its page row, links and newly discovered URLs, as one batch; after
+   * the commit under way, if any (commits never overlap). A failure goes to `onError` (never
+   * thrown); the promise settles when the batch is written.
    */
   commit(): Promise<void> {
     this.cancel();
@@ -79,81 +100,98 @@ export class ResultCommitter {
     return done;
   }
 
-  /** One batch, one unit of work (a SQLite unit runs before this returns its promise). */
-  private async write(batch: readonly SettledFetch[]): Promise<void> {
-    const { frontier, unitOfWork } = this.options.stores;
+  private buffer(entry: Buffered): void {
+    this.uncommitted.push(entry);
+    if (this.uncommitted.length >= MAX_UNCOMMITTED) void this.commit();
+    else
+      this.commitTimer ??= setTimeout(() => {
+        this.commitTimer = null;
+        void this.commit().then(() => this.options.onWindowCommitted());
+      }, this.options.commitIntervalMs ?? 500);
+  }
+
+  /** One batch, one call to the store. */
+  private async write(entries: readonly Buffered[]): Promise<void> {
     try {
-      await unitOfWork.run(() => {
-        for (const { url, message, disposition, retry } of batch) {
-          if (retry) frontier.requeue(url, disposition);
-          else if (message.type === 'page') this.recordPage(url, message.result, disposition);
-          else frontier.fail(url, message.error, disposition);
-        }
-      });
+      const batch = this.batchOf(entries);
+      const result = await this.options.stores.writer.commit(batch);
+      if (result.duplicates > 0) this.options.onDuplicates(result.duplicates);
     } catch (error) {
       this.options.onError(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  private recordPage(url: ClaimedUrl, page: PageResult, disposition: Disposition): void {
-    const { frontier, writer, contentIndex } = this.options.stores;
-    const now = disposition.nowMs;
-    writer.insertPage({
-      urlId: url.id,
-      finalUrl: page.finalUrl,
-      httpStatus: page.status,
-      contentType: page.contentType,
-      bodyBytes: page.bodyBytes,
-      truncated: page.truncated,
-      fetchMs: page.fetchMs,
-      title: page.title,
-      location: page.redirect === null ? null : (page.redirect.location ?? page.redirect.raw),
-      fetchedAtMs: now,
-      fingerprint: page.content?.fingerprint ?? null,
-      minhash: page.content?.minhash ?? null,
-      textChars: page.content?.textChars ?? null,
-      noindex: page.noindex,
-      linksOverCap: page.linksOverCap,
+  /** The batch's data: each entry's outcome, page, links, aliases and candidates, in entry order. */
+  private batchOf(entries: readonly Buffered[]): CommitBatch {
+    const batch: BatchDraft = { nowMs: (this.options.now ?? Date.now)(), candidates: [], pages: [], outcomes: [], links: [], aliases: [] };
+    for (const entry of entries) {
+      if ('outcome' in entry) {
+        batch.outcomes.push(entry.outcome);
+        continue;
+      }
+      const { url, message, disposition, retry } = entry.settled;
+      if (retry) batch.outcomes.push({ kind: 'requeued', url, disposition });
+      else if (message.type === 'page') this.addPage(batch, url, message.result, disposition);
+      else batch.outcomes.push({ kind: 'failed', url, error: message.error, disposition });
+    }
+    return batch;
+  }
+
+  private addPage(batch: BatchDraft, url: ClaimedUrl, page: PageResult, disposition: Disposition): void {
+    const content = page.content;
+    batch.pages.push({
+      row: {
+        urlId: url.id,
+        finalUrl: page.finalUrl,
+        httpStatus: page.status,
+        contentType: page.contentType,
+        bodyBytes: page.bodyBytes,
+        truncated: page.truncated,
+        fetchMs: page.fetchMs,
+        title: page.title,
+        location: page.redirect === null ? null : (page.redirect.location ?? page.redirect.raw),
+        fetchedAtMs: disposition.nowMs,
+        fingerprint: content?.fingerprint ?? null,
+        minhash: content?.minhash ?? null,
+        textChars: content?.textChars ?? null,
+        noindex: page.noindex,
+        linksOverCap: page.linksOverCap,
+      },
+      text: content && content.excerpt !== '' ? content.excerpt : null,
+      // Content-seen test (seed 003): only successful pages take part; error pages often share
+      // text, and 3xx bodies are not pages.
+      content: content && page.status < 300 ? content : null,
     });
-    if (page.content && page.content.excerpt !== '') writer.insertPageText(url.id, page.content.excerpt);
-    // Content-seen test (seed 003): only successful pages take part; error pages often share text,
-    // and 3xx bodies are not pages.
-    if (page.content && page.status < 300 && contentIndex.record(url.id, page.content, now).kind !== 'unique') this.options.onDuplicate();
     if (page.redirect !== null) {
-      this.recordRedirect(url, page.redirect, disposition);
+      this.addRedirect(batch, url, page, disposition);
       return;
     }
-    if (page.status >= 400) {
-      frontier.fail(url, { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition);
-    } else {
-      frontier.complete(url, disposition);
-    }
+    if (page.status >= 400) batch.outcomes.push({ kind: 'failed', url, error: { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition });
+    else batch.outcomes.push({ kind: 'done', url, disposition });
     const { candidates, links } = this.options.links.pageLinks(url, page);
-    const { ids } = frontier.add(candidates, now);
-    this.options.links.writeLinks(writer, url.id, links, ids);
+    const rows = this.options.links.linkRows(url.id, links);
+    // A page holds up to MAX_LINKS_PER_PAGE links: appended one by one (a spread of 200k arguments overflows the stack).
+    append(batch.candidates, candidates);
+    append(batch.links, rows.links);
+    append(batch.aliases, rows.aliases);
   }
 
   /**
    * A redirect answer (RFC 9110 §15.4) is the URL's own result: done with its 3xx status, and its
-   * target offered to the frontier like a link (see LinkPipeline.redirect). A known target whose
-   * stored redirects lead back here makes this hop a REDIRECT_LOOP error.
+   * target offered to the frontier like a link (see LinkPipeline.redirect). The store fails the
+   * hop as REDIRECT_LOOP when the known target's stored redirects lead back here.
    */
-  private recordRedirect(url: ClaimedUrl, redirect: RedirectTarget, disposition: Disposition): void {
-    const { frontier, writer, redirects } = this.options.stores;
-    const verdict = this.options.links.redirect(url, redirect);
+  private addRedirect(batch: BatchDraft, url: ClaimedUrl, page: PageResult, disposition: Disposition): void {
+    const verdict = this.options.links.redirect(url, page.redirect!);
     if (verdict.candidate === null) {
-      frontier.complete(url, disposition);
-      writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId: null, kind: 'redirect', refusedBy: verdict.refusedBy });
+      batch.outcomes.push({ kind: 'done', url, disposition });
+      batch.links.push({ fromUrlId: url.id, rawUrl: verdict.raw, toKey: null, kind: 'redirect', refusedBy: verdict.refusedBy });
       return;
     }
-    const { ids, added } = frontier.add([verdict.candidate], disposition.nowMs);
-    const toUrlId = ids[0]!;
-    if (added === 0 && redirects.closesLoop(url.id, toUrlId, this.options.settings.maxRedirects + 1)) {
-      frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${verdict.candidate.url}, earlier in its own redirect chain` }, disposition);
-    } else {
-      frontier.complete(url, disposition);
-    }
-    this.options.links.writeAlias(writer, toUrlId, verdict.raw, url.id);
-    writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId, kind: 'redirect', refusedBy: null });
+    const target = verdict.candidate;
+    batch.candidates.push(target);
+    batch.outcomes.push({ kind: 'redirected', url, disposition, target: { key: target.normalizedKey, url: target.url }, rawUrl: verdict.raw, maxHops: this.options.settings.maxRedirects + 1 });
+    const alias = this.options.links.alias(target.normalizedKey, verdict.raw, url.id);
+    if (alias) batch.aliases.push(alias);
   }
 }

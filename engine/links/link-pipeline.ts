@@ -1,13 +1,14 @@
 /**
  * The link pipeline: from a page's links (or a redirect's Location) to frontier candidates and link
  * rows: link target cache, URL identity, link rules (seed 004), scope widened by seed redirects,
- * aliases (each raw spelling stored once). No I/O of its own: the committer writes what it returns.
+ * aliases (each raw spelling stored once). No I/O of its own: it returns the link and alias rows of a
+ * commit batch (targets named by normalized key), and the committer hands them to the store.
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { Result } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
-import type { ClaimedUrl, CrawlWriter, FrontierCandidate } from '../store/ports';
-import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
+import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
+import type { LinkKind, PageResult } from '../worker/protocol';
 import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
@@ -28,6 +29,8 @@ interface LinkTarget {
 export interface PendingLink {
   raw: string;
   kind: LinkKind;
+  /** The target's normalized key; null when refused. */
+  key: string | null;
   refusedBy: LinkRuleName | null;
 }
 
@@ -44,8 +47,6 @@ export interface LinkPipelineOptions {
   settings: CrawlSettings;
   /** The crawl's seeds (for the scope rule). */
   seeds: readonly string[];
-  /** Redirect targets of the seeds stored so far (a resumed crawl's widened scope). */
-  seedRedirectTargets: readonly { url: string; registrableDomain: string | null }[];
   /** A URL's identity under the crawl's normalization profile and TLD settings. */
   identify: (raw: string) => Result<UrlIdentity>;
   countRefusal(rule: string, count?: number): void;
@@ -69,7 +70,6 @@ export class LinkPipeline {
       const identity = identify(`http://${host}/`);
       return identity.ok ? identity.value.registrableDomain : null;
     });
-    for (const target of options.seedRedirectTargets) addRedirectSeed(seeds, target.url, target.registrableDomain);
     this.scope = seeds;
     this.linkRules = compileLinkRules(settings, seeds);
     this.allowedProtocols = new Set(settings.allowedProtocols.map((p) => `${p}:`));
@@ -86,7 +86,7 @@ export class LinkPipeline {
     const links: PendingLink[] = [];
     const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
       this.options.countRefusal(rule);
-      links.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, refusedBy: rule });
+      links.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, key: null, refusedBy: rule });
     };
     const { maxUrlLength } = this.options.settings;
     for (const link of page.links) {
@@ -115,7 +115,7 @@ export class LinkPipeline {
         depth,
         discoveredFrom: from.id,
       });
-      links.push({ raw: link.url, kind: link.kind, refusedBy: null });
+      links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
     // Links past the page's cap were not passed on: counted, and stored with the page.
@@ -124,27 +124,25 @@ export class LinkPipeline {
   }
 
   /**
-   * Writes a page's link rows and aliases, `ids` being the frontier's ids of the page's candidates
-   * (in order). One link row per (target, kind) of a page: `#fragment` variants of one target are one link.
+   * A page's link rows and the aliases they bring, for its commit batch. One link row per (target,
+   * kind) of a page: `#fragment` variants of one target are one link; one refused row per (kind, raw).
    */
-  writeLinks(writer: CrawlWriter, fromUrlId: number, links: readonly PendingLink[], ids: readonly number[]): void {
-    let next = 0;
-    const writtenTargets = new Set<number>();
-    const writtenRefusals = new Set<string>();
+  linkRows(fromUrlId: number, links: readonly PendingLink[]): { links: LinkWrite[]; aliases: AliasWrite[] } {
+    const rows: LinkWrite[] = [];
+    const aliases: AliasWrite[] = [];
+    const written = new Set<string>();
     for (const link of links) {
-      const toUrlId = link.refusedBy === null ? (ids[next++] ?? null) : null;
-      if (toUrlId !== null) {
-        this.writeAlias(writer, toUrlId, link.raw, fromUrlId);
-        const written = toUrlId * LINK_KINDS.length + LINK_KINDS.indexOf(link.kind);
-        if (writtenTargets.has(written)) continue;
-        writtenTargets.add(written);
-      } else {
-        const written = `${link.kind} ${link.raw}`;
-        if (writtenRefusals.has(written)) continue;
-        writtenRefusals.add(written);
+      if (link.key !== null) {
+        const alias = this.alias(link.key, link.raw, fromUrlId);
+        if (alias) aliases.push(alias);
       }
-      writer.insertLink({ fromUrlId, rawUrl: link.raw, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
+      // Keys and raw URLs never hold a NUL: it separates the parts of the dedupe key.
+      const rowKey = link.key !== null ? `t\u0000${link.kind}\u0000${link.key}` : `r\u0000${link.kind}\u0000${link.raw}`;
+      if (written.has(rowKey)) continue;
+      written.add(rowKey);
+      rows.push({ fromUrlId, rawUrl: link.raw, toKey: link.key, kind: link.kind, refusedBy: link.refusedBy });
     }
+    return { links: rows, aliases };
   }
 
   /**
@@ -180,13 +178,19 @@ export class LinkPipeline {
   }
 
   /**
-   * Stores each distinct raw spelling of a URL once; a bounded cache skips the repeats (a raw
-   * spelling always names the same URL id within a crawl, so the spelling alone is the key).
+   * Each distinct raw spelling of a URL is stored once; a bounded cache skips the repeats (a raw
+   * spelling always names the same URL within a crawl, so the spelling alone is the key).
+   * @returns the alias row to write, or null when the spelling was written before
    */
-  writeAlias(writer: CrawlWriter, urlId: number, raw: string, fromUrlId: number | null): void {
-    if (this.aliasesSeen.has(raw)) return;
+  alias(toKey: string, raw: string, fromUrlId: number | null): AliasWrite | null {
+    if (this.aliasesSeen.has(raw)) return null;
     this.aliasesSeen.set(raw, true);
-    writer.insertAlias(urlId, raw, fromUrlId);
+    return { toKey, rawUrl: raw, fromUrlId };
+  }
+
+  /** Widens the scope rule with seed redirect targets stored by earlier runs (a resumed crawl). */
+  addSeedRedirectTargets(targets: readonly { url: string; registrableDomain: string | null }[]): void {
+    for (const target of targets) addRedirectSeed(this.scope, target.url, target.registrableDomain);
   }
 
   /**

@@ -89,28 +89,31 @@ export class CrawlRunner {
     const { stores, settings } = options;
     this.stores = stores;
     this.now = options.now ?? Date.now;
-    this.meter = new ProgressMeter(stores.crawlId, this.now, stores.writer.duplicateCount());
+    this.meter = new ProgressMeter(stores.crawlId, this.now);
     const countRefusal = (rule: string, count?: number) => this.meter.countRefusal(rule, count);
     this.gate = new RobotsGate({
       settings,
       frontier: stores.frontier,
-      unitOfWork: stores.unitOfWork,
+      record: (outcome) => {
+        // Decided without a fetch: the host's slot is free now, the outcome commits with the batch.
+        stores.frontier.releaseHost(outcome.url, outcome.disposition);
+        this.committer.addOutcome(outcome);
+      },
       countRefusal,
       dispatchRobots: (urlId, robotsUrl) => this.pool!.dispatch({ urlId, url: robotsUrl, purpose: 'robots' }),
     });
-    this.links = new LinkPipeline({ settings, seeds: options.seeds, seedRedirectTargets: stores.redirects.seedRedirectTargets(), identify: options.identify, countRefusal });
+    this.links = new LinkPipeline({ settings, seeds: options.seeds, identify: options.identify, countRefusal });
     this.committer = new ResultCommitter({
       stores,
       settings,
       links: this.links,
-      onDuplicate: () => this.meter.countDuplicate(),
+      onDuplicates: (count) => this.meter.countDuplicate(count),
       onWindowCommitted: () => this.scheduler.pump(),
       onError: (error) => void this.abort(error),
       ...(options.commitIntervalMs !== undefined ? { commitIntervalMs: options.commitIntervalMs } : {}),
     });
     this.scheduler = new Scheduler({
       frontier: stores.frontier,
-      unitOfWork: stores.unitOfWork,
       gate: this.gate,
       committer: this.committer,
       maxPages: settings.maxPages,
@@ -142,15 +145,16 @@ export class CrawlRunner {
       if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
       seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
     }
-    const { frontier, writer, unitOfWork } = this.stores;
+    const { writer } = this.stores;
     try {
-      await unitOfWork.run(() => {
-        const { ids } = frontier.add(seeds, this.now());
-        ids.forEach((id, index) => this.links.writeAlias(writer, id, seeds[index]!.url, null));
-        writer.setStatus('running', null);
-      });
+      // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
+      const [duplicates, seedRedirectTargets] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets()]);
+      this.meter.countDuplicate(duplicates);
+      this.links.addSeedRedirectTargets(seedRedirectTargets);
+      const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
+      await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
     } catch (error) {
-      this.markInterrupted();
+      await this.markInterrupted();
       throw error;
     }
 
@@ -162,7 +166,7 @@ export class CrawlRunner {
       await pool.start();
     } catch (error) {
       await pool.shutdown();
-      this.markInterrupted();
+      await this.markInterrupted();
       throw error;
     }
     const done = new Promise<CrawlSummary>((resolve, reject) => {
@@ -224,13 +228,8 @@ export class CrawlRunner {
 
   private handleWorkerMessage(message: PoolMessage): void {
     if (message.type === 'robots') {
-      this.gate
-        .onRobots(message.seq, message.result, this.now())
-        .then((ready) => {
-          this.scheduler.addReady(ready);
-          this.scheduler.pump();
-        })
-        .catch((error: unknown) => void this.abort(error instanceof Error ? error : new Error(String(error))));
+      this.scheduler.addReady(this.gate.onRobots(message.seq, message.result, this.now()));
+      this.scheduler.pump();
       return;
     }
     const url = this.scheduler.takeInFlight(message.urlId);
@@ -256,15 +255,15 @@ export class CrawlRunner {
     this.stopTimers();
     this.committer.cancel();
     await this.pool?.shutdown().catch(() => undefined);
-    this.markInterrupted();
+    await this.markInterrupted();
     reject(error);
   }
 
   /** Leaves the crawl `interrupted` (resumable), if the store still takes that one write. */
-  private markInterrupted(): void {
+  private async markInterrupted(): Promise<void> {
     this.finalStatus = 'interrupted';
     try {
-      this.stores.writer.setStatus('interrupted', null);
+      await this.stores.writer.setStatus('interrupted', null);
     } catch {
       // The database itself failed: the next process to take the crawl lease marks it interrupted.
     }
@@ -295,10 +294,10 @@ export class CrawlRunner {
     await this.pool?.shutdown();
     let summary: CrawlSummary;
     try {
-      this.stores.writer.setStatus(status, this.now());
-      summary = this.stores.writer.summary();
+      await this.stores.writer.setStatus(status, this.now());
+      summary = await this.stores.writer.summary();
     } catch (error) {
-      this.markInterrupted();
+      await this.markInterrupted();
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }

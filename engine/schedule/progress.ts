@@ -29,21 +29,21 @@ export class ProgressMeter {
   /** Epoch ms the run started. */
   startedAtMs = 0;
 
-  /**
-   * @param duplicates pages found to duplicate earlier content so far (stored groups hold the detail)
-   */
+  /** Pages found to duplicate earlier content (stored groups hold the detail), earlier runs' included. */
+  private duplicates = 0;
+
   constructor(
     private readonly crawlId: number,
     private readonly now: () => number,
-    private duplicates: number,
   ) {}
 
   countRefusal(rule: string, count = 1): void {
     this.refusals[rule] = (this.refusals[rule] ?? 0) + count;
   }
 
-  countDuplicate(): void {
-    this.duplicates += 1;
+  /** `count` more pages found to duplicate earlier content (a commit's, or earlier runs' on resume). */
+  countDuplicate(count = 1): void {
+    this.duplicates += count;
   }
 
   /** A fetch ended at `nowMs` (epoch ms). */

@@ -6,14 +6,15 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { crawlDelayCache } from '../links/link-budget';
 import { RobotsCache } from '../robots/robots-cache';
-import type { Awaitable, ClaimedUrl, FrontierStore, HostWaitReason, UnitOfWork } from '../store/ports';
+import type { ClaimedUrl, FrontierStore, HostWaitReason, UrlOutcome } from '../store/ports';
 import type { RobotsResult } from '../worker/protocol';
 
 /** What the gate needs of the crawl. */
 export interface RobotsGateOptions {
   settings: Pick<CrawlSettings, 'obeyRobots' | 'userAgent' | 'robotsCacheTtlMs' | 'maxCrawlDelayMs' | 'robotsRetryDelayMs' | 'maxRedirects'>;
-  frontier: FrontierStore;
-  unitOfWork: UnitOfWork;
+  frontier: Pick<FrontierStore, 'politenessDelayMs'>;
+  /** Records an outcome decided without a fetch (refused, retried later): the result committer's addOutcome. */
+  record(outcome: UrlOutcome): void;
   countRefusal(rule: string): void;
   /** Dispatches a robots.txt fetch for `urlId`'s origin. @returns the task's sequence number */
   dispatchRobots(urlId: number, robotsUrl: string): number;
@@ -55,8 +56,8 @@ export class RobotsGate {
   }
 
   /**
-   * Settles a claimed URL inside the claim's unit of work: refused by the redirect-hop limit or
-   * robots (recorded as an error, never requested), retried later, or on its way.
+   * Settles a claimed URL: refused by the redirect-hop limit or robots (recorded as an error,
+   * never requested), retried later, or on its way.
    * @returns true when the URL goes on (see {@link clears})
    */
   admit(url: ClaimedUrl, nowMs: number): boolean {
@@ -86,10 +87,10 @@ export class RobotsGate {
   }
 
   /**
-   * A robots.txt arrived (task `seq`): decides every URL held for its origin in one unit of work.
+   * A robots.txt arrived (task `seq`): decides every URL held for its origin.
    * @returns the URLs now cleared, each eligible after its host's politeness delay
    */
-  async onRobots(seq: number, result: RobotsResult, nowMs: number): Promise<ReadyUrl[]> {
+  onRobots(seq: number, result: RobotsResult, nowMs: number): ReadyUrl[] {
     const origin = this.robotsTasks.get(seq);
     this.robotsTasks.delete(seq);
     if (!origin || !this.robots) return [];
@@ -98,15 +99,12 @@ export class RobotsGate {
     this.held.delete(origin);
     const politeAt = nowMs + this.options.frontier.politenessDelayMs(result.fetchMs);
     const ready: ReadyUrl[] = [];
-    const done: Awaitable<void> = this.options.unitOfWork.run(() => {
-      for (const url of held) {
-        if (this.settleRobots(url, nowMs)) {
-          if (this.clears(url)) ready.push({ url, atMs: politeAt });
-          else this.hold(url);
-        }
+    for (const url of held) {
+      if (this.settleRobots(url, nowMs)) {
+        if (this.clears(url)) ready.push({ url, atMs: politeAt });
+        else this.hold(url);
       }
-    });
-    await done;
+    }
     return ready;
   }
 
@@ -117,21 +115,18 @@ export class RobotsGate {
     return held;
   }
 
-  /**
-   * Refuses a URL reached through more than `maxRedirects` consecutive redirects, unfetched (inside
-   * the claim's unit of work). @returns true when the URL goes on
-   */
+  /** Refuses a URL reached through more than `maxRedirects` consecutive redirects, unfetched. @returns true when the URL goes on */
   private settleRedirectLimit(url: ClaimedUrl, now: number): boolean {
     const { maxRedirects } = this.options.settings;
     if (url.redirectHops <= maxRedirects) return true;
-    this.options.frontier.fail(url, { code: 'REDIRECT_LIMIT', message: `${url.url} is reached through ${url.redirectHops} consecutive redirects, more than ${maxRedirects}` }, { fetchMs: 0, nowMs: now });
+    this.options.record({ kind: 'failed', url, error: { code: 'REDIRECT_LIMIT', message: `${url.url} is reached through ${url.redirectHops} consecutive redirects, more than ${maxRedirects}` }, disposition: { fetchMs: 0, nowMs: now } });
     return false;
   }
 
-  /** Settles URLs robots rules out (inside a unit of work). @returns true when the URL goes on */
+  /** Settles URLs robots rules out. @returns true when the URL goes on */
   private settleRobots(url: ClaimedUrl, now: number): boolean {
     if (!this.robots) return true;
-    const { frontier } = this.options;
+    const { record } = this.options;
     const decision = this.robots.decide(url.url, now);
     switch (decision.kind) {
       case 'allowed':
@@ -146,7 +141,7 @@ export class RobotsGate {
         return true;
       case 'disallowed':
         this.options.countRefusal('robots');
-        frontier.fail(url, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, { fetchMs: 0, nowMs: now });
+        record({ kind: 'failed', url, error: { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, disposition: { fetchMs: 0, nowMs: now } });
         return false;
       case 'unavailable': {
         // An unreachable host fails with its own error (what fetching the page would say);
@@ -154,11 +149,11 @@ export class RobotsGate {
         const error = decision.hostUnreachable
           ? decision.error
           : { code: 'ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(url.url).origin} stayed unavailable: ${decision.error.message}` };
-        frontier.fail(url, error, { fetchMs: 0, nowMs: now });
+        record({ kind: 'failed', url, error, disposition: { fetchMs: 0, nowMs: now } });
         return false;
       }
       case 'retry-later':
-        frontier.requeue(url, { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now, extraDelayReason: 'robots.txt unavailable, retrying' });
+        record({ kind: 'requeued', url, disposition: { fetchMs: 0, nowMs: now, extraDelayMs: decision.retryAtMs - now, extraDelayReason: 'robots.txt unavailable, retrying' } });
         return false;
       default: {
         const exhaustive: never = decision;

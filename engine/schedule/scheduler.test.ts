@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type CrawlStatus } from '../../shared/types/crawl';
 import { createSqliteCrawlStores, CrawlRepository, openDatabase, type WritableDB } from '../index';
-import type { CrawlStores, FrontierCandidate, UnitOfWork } from '../store/ports';
+import type { CrawlStores, FrontierCandidate, FrontierStore, UrlOutcome } from '../store/ports';
 import type { FetchTask } from '../worker/worker-pool';
 import type { PageResult } from '../worker/protocol';
 import { settle, type FetchOutcome, type SettledFetch } from './retry-policy';
@@ -32,13 +32,14 @@ interface Dispatched {
  * A scheduler over SQLite stores, a pool of `slots` fake fetch slots and a result buffer committed
  * like the result committer does (outcomes only, no page rows).
  */
-function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; wrapUnitOfWork?: (unit: UnitOfWork) => UnitOfWork } = {}) {
+function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; wrapClaim?: (claim: FrontierStore['claimBatch']) => FrontierStore['claimBatch'] } = {}) {
   vi.useFakeTimers({ now: START_MS });
   const settings: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, obeyRobots: false, minDelayMs: 0, delayFactor: 0, ...overrides };
   const db: WritableDB = openDatabase(':memory:');
   const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], settings, START_MS);
   const sqlite = createSqliteCrawlStores(db, crawlId, settings);
-  const stores: CrawlStores = { ...sqlite, unitOfWork: options.wrapUnitOfWork?.(sqlite.unitOfWork) ?? sqlite.unitOfWork };
+  const claimBatch = options.wrapClaim?.(sqlite.frontier.claimBatch) ?? sqlite.frontier.claimBatch;
+  const stores: CrawlStores = { ...sqlite, frontier: { ...sqlite.frontier, claimBatch } };
   const dispatched: Dispatched[] = [];
   const open = new Map<number, FetchTask>();
   let seq = 0;
@@ -53,28 +54,35 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
       return seq;
     },
   };
-  const buffer: SettledFetch[] = [];
+  const buffer: UrlOutcome[] = [];
   const committer = {
     get pending() {
       return buffer.length;
     },
+    addOutcome(outcome: UrlOutcome) {
+      buffer.push(outcome);
+    },
     async commit() {
-      const batch = buffer.splice(0);
-      await stores.unitOfWork.run(() => {
-        for (const { url, message, disposition, retry } of batch) {
-          if (retry) stores.frontier.requeue(url, disposition);
-          else if (message.type === 'failed') stores.frontier.fail(url, message.error, disposition);
-          else stores.frontier.complete(url, disposition);
-        }
-      });
+      const outcomes = buffer.splice(0);
+      if (outcomes.length > 0) await stores.writer.commit({ nowMs: Date.now(), outcomes });
     },
   };
+  const toOutcome = ({ url, message, disposition, retry }: SettledFetch): UrlOutcome =>
+    retry ? { kind: 'requeued', url, disposition } : message.type === 'failed' ? { kind: 'failed', url, error: message.error, disposition } : { kind: 'done', url, disposition };
   const finished: CrawlStatus[] = [];
   let stopping: CrawlStatus | null = null;
-  const gate = new RobotsGate({ settings, frontier: stores.frontier, unitOfWork: stores.unitOfWork, countRefusal: () => undefined, dispatchRobots: (urlId, url) => pool.dispatch({ urlId, url, purpose: 'robots' }) });
+  const gate = new RobotsGate({
+    settings,
+    frontier: stores.frontier,
+    record: (outcome) => {
+      stores.frontier.releaseHost(outcome.url, outcome.disposition);
+      committer.addOutcome(outcome);
+    },
+    countRefusal: () => undefined,
+    dispatchRobots: (urlId, url) => pool.dispatch({ urlId, url, purpose: 'robots' }),
+  });
   const scheduler = new Scheduler({
     frontier: stores.frontier,
-    unitOfWork: stores.unitOfWork,
     gate,
     committer,
     maxPages: settings.maxPages,
@@ -91,9 +99,9 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
     stores,
     dispatched,
     finished,
-    /** Seeds the frontier (through the store's own unit of work, not a wrapped one). */
+    /** Seeds the frontier (one commit batch of new URLs). */
     async add(...candidates: FrontierCandidate[]) {
-      await sqlite.unitOfWork.run(() => stores.frontier.add(candidates, Date.now()));
+      await stores.writer.commit({ nowMs: Date.now(), candidates });
     },
     async start() {
       scheduler.start(pool);
@@ -106,7 +114,7 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
       const url = scheduler.takeInFlight(task.urlId)!;
       const settled = settle(url, outcome(task), Date.now(), settings, gate.crawlDelayMs(url.host));
       stores.frontier.releaseHost(url, settled.disposition);
-      buffer.push(settled);
+      buffer.push(toOutcome(settled));
       scheduler.pump();
       await vi.advanceTimersByTimeAsync(0);
     },
@@ -230,18 +238,16 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
       {},
       {
         slots: 4,
-        wrapUnitOfWork: (unit) => ({
-          async run(work) {
-            running += 1;
-            most = Math.max(most, running);
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            try {
-              return await unit.run(work);
-            } finally {
-              running -= 1;
-            }
-          },
-        }),
+        wrapClaim: (claim) => async (max, nowMs) => {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          try {
+            return await claim(max, nowMs);
+          } finally {
+            running -= 1;
+          }
+        },
       },
     );
     db = h.db;

@@ -5,7 +5,7 @@
  * (IIR 20.2.3: the back-queue heap decides who is next, the politeness delay when).
  */
 import type { CrawlStatus } from '../../shared/types/crawl';
-import type { ClaimedUrl, FrontierStore, UnitOfWork } from '../store/ports';
+import type { ClaimedUrl, FrontierStore, UrlOutcome } from '../store/ports';
 import type { FetchTask } from '../worker/worker-pool';
 import type { ReadyUrl, RobotsGate } from './robots-gate';
 
@@ -21,10 +21,9 @@ export interface TaskPool {
 
 export interface SchedulerOptions {
   frontier: FrontierStore;
-  unitOfWork: UnitOfWork;
   gate: RobotsGate;
-  /** The result committer: results waiting, and committing them (their links may be the next work). */
-  committer: { readonly pending: number; commit(): Promise<void> };
+  /** The result committer: results waiting, committing them (their links may be the next work), and outcomes decided here. */
+  committer: { readonly pending: number; commit(): Promise<void>; addOutcome(outcome: UrlOutcome): void };
   /** Stop after this many fetched or failed pages; 0: no limit. */
   maxPages: number;
   /** Epoch ms. */
@@ -78,9 +77,9 @@ export class Scheduler {
   }
 
   /**
-   * One scheduling step, or another one after the step under way. Every store write outside the
-   * committer (claims, robots bookkeeping, requeues on stop) happens here: a failure takes the
-   * same path as a failed commit (abort), never an unhandled rejection.
+   * One scheduling step, or another one after the step under way. Every store call outside the
+   * committer (claims) happens here: a failure takes the same path as a failed commit (abort),
+   * never an unhandled rejection.
    */
   pump(): void {
     if (this.pumping) {
@@ -164,7 +163,7 @@ export class Scheduler {
   }
 
   /**
-   * Claims eligible URLs, one batch per unit of work, and settles each against the robots gate
+   * Claims eligible URLs, one batch per store call, and settles each against the robots gate
    * right before its fetch (seed 003): allowed → fetched; disallowed or unavailable → an error,
    * never requested; no rules yet → its robots.txt is fetched and the URL waits. Settled URLs free
    * their slot, so claiming goes on. @returns fetch slots used (page and robots.txt fetches)
@@ -176,9 +175,10 @@ export class Scheduler {
       const now = this.options.now();
       const next = frontier.nextEligibleAtMs();
       if (next === null || next > now) break;
-      const claimed = await this.options.unitOfWork.run(() => frontier.claimBatch(room - used, now).filter((url) => gate.admit(url, now)));
+      const claimed = await frontier.claimBatch(room - used, now);
       if (claimed.length === 0 && frontier.nextEligibleAtMs() === next) break;
       for (const url of claimed) {
+        if (!gate.admit(url, now)) continue;
         if (gate.clears(url)) {
           this.dispatchPage(pool, url);
           used += 1;
@@ -190,15 +190,13 @@ export class Scheduler {
     return used;
   }
 
-  /** On stop: URLs waiting for robots or a slot go back to pending, so none is lost. */
+  /** On stop: URLs waiting for robots or a slot go back to pending (committed now), so none is lost. */
   private async requeueWaiting(): Promise<void> {
     const waiting = [...this.options.gate.takeHeld(), ...this.ready.map((entry) => entry.url)];
     if (waiting.length === 0) return;
     this.ready.length = 0;
     const now = this.options.now();
-    const { frontier } = this.options;
-    await this.options.unitOfWork.run(() => {
-      for (const url of waiting) frontier.requeue(url, { fetchMs: 0, nowMs: now });
-    });
+    for (const url of waiting) this.options.committer.addOutcome({ kind: 'requeued', url, disposition: { fetchMs: 0, nowMs: now } });
+    await this.options.committer.commit();
   }
 }

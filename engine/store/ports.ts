@@ -1,13 +1,18 @@
 /**
  * Storage ports: what the scheduler (schedule/), the link pipeline (links/) and the result
  * committer (commit/) need of a crawl store, and nothing of SQLite. store/sqlite implements them
- * (crawl-stores.ts); a networked store implements the same ports and passes the same contract
- * suite (store/contract/). Every write of a crawl happens inside a {@link UnitOfWork}: one write
- * transaction per claim batch and per commit batch (STYLE.md convention 7), never one per URL.
+ * (crawl-stores.ts); a networked store (PostgreSQL, issue 13) implements the same ports and passes
+ * the same contract suite (store/contract/).
  *
- * Shapes are batch-shaped (a claim hands out up to `max` URLs, `add` takes a page's candidates at
- * once) so a networked store pays one round trip per batch. The unit of work is the one await of
- * the hot path: `run()` may complete synchronously (SQLite returns the value itself) or later.
+ * Every call that touches storage returns a promise and is batch-shaped, so a networked store pays
+ * one round trip per batch, never one per URL: a claim hands out up to `max` URLs
+ * ({@link FrontierStore.claimBatch}, its own transaction), and everything a batch of settled
+ * fetches writes (new URLs, pages, links, aliases, outcomes) is one {@link CommitBatch} of plain
+ * data committed whole by {@link CrawlWriter.commit} (one write transaction: STYLE.md convention
+ * 7). Links and aliases name their target by normalized key, so the store resolves URL ids itself
+ * in the same transaction; the redirect-loop check runs in the store, next to the chains it reads.
+ * The frontier's reads (`counts`, `hostStates`, `nextEligibleAtMs`) and `releaseHost` are the
+ * store's in-memory host bookkeeping of this process and cost no round trip.
  */
 import type { CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
 import type { PageContent } from '../worker/protocol';
@@ -75,7 +80,7 @@ export interface PolitenessPolicy {
   delayFactor: number;
 }
 
-/** What {@link FrontierStore.add} did. */
+/** What the URL-seen test did with a batch of candidates (a store's frontier, inside its commit). */
 export interface AddResult {
   /** `ids[i]`: the URL id of `candidates[i]`, new or already known. */
   ids: number[];
@@ -118,38 +123,28 @@ export interface UrlError {
 }
 
 /**
- * The URL frontier of one crawl (IIR 20.2.3, Mercator): the URL-seen test, front queues by
- * priority (depth, discovery order), one back queue per host, politeness per host. Small enough
- * to read in one breath (Colly's storage interface). Writes (`add`, `claimBatch`, `complete`,
- * `fail`, `requeue`) run inside a {@link UnitOfWork}; the reads and `releaseHost` are the store's
- * in-memory host bookkeeping and cost no round trip. A store opened on a crawl whose process died
- * returns that crawl's in-flight URLs to pending.
+ * The URL frontier of one crawl (IIR 20.2.3, Mercator): front queues by priority (depth,
+ * discovery order), one back queue per host, politeness per host. Small enough to read in one
+ * breath (Colly's storage interface). URLs enter it and leave in-flight through
+ * {@link CrawlWriter.commit} (the URL-seen test runs there, with the rest of the batch). A store
+ * opened on a crawl whose process died returns that crawl's in-flight URLs to pending.
  */
 export interface FrontierStore {
   /**
-   * Runs the URL-seen test and enqueues the new URLs; a key met twice in one batch is added once.
-   * @param nowMs epoch ms, the enqueue time
-   */
-  add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult;
-  /**
    * Hands out up to `max` URLs whose hosts are eligible at `nowMs` (epoch ms), marking them
-   * in_flight: hosts in order of eligibility (a giant host cannot starve others), at most
-   * `maxInFlightPerHost` per host. A networked store claims with `SELECT … FOR UPDATE SKIP LOCKED`.
+   * in_flight, in one transaction: hosts in order of eligibility (a giant host cannot starve
+   * others), at most `maxInFlightPerHost` per host. A networked store claims with
+   * `SELECT … FOR UPDATE SKIP LOCKED`. @returns the claimed URLs, empty when no host is eligible
+   * @throws a storage error (e.g. DISK_FULL) when the claim cannot be written
    */
-  claimBatch(max: number, nowMs: number): ClaimedUrl[];
+  claimBatch(max: number, nowMs: number): Promise<ClaimedUrl[]>;
   /**
    * Ends a fetch's hold on its host as soon as the fetch is over, before its outcome is recorded:
    * the host's politeness delay starts from `disposition`, and its slot is free for the next claim.
-   * complete/fail/requeue do this themselves when it was not done first; their disposition can
+   * A committed {@link UrlOutcome} does this itself when it was not done first; its disposition can
    * still push the host's next eligible time further out (a retry's backoff). Idempotent per claim.
    */
   releaseHost(url: ClaimedUrl, disposition: Disposition): void;
-  /** Records a claimed URL as done. */
-  complete(url: ClaimedUrl, disposition: Disposition): void;
-  /** Records a claimed URL as failed with `error`. */
-  fail(url: ClaimedUrl, error: UrlError, disposition: Disposition): void;
-  /** Puts a claimed URL back to pending (a retry, a stop); its host waits as the disposition says. */
-  requeue(url: ClaimedUrl, disposition: Disposition): void;
   /** When the next host becomes eligible (epoch ms), or null when no host has work it may claim. */
   nextEligibleAtMs(): number | null;
   /** URLs by state. */
@@ -204,58 +199,100 @@ export interface LinkRow {
   refusedBy: string | null;
 }
 
-/** Writes of one crawl's results (inside a {@link UnitOfWork}) and the crawl row's status. */
-export interface CrawlWriter {
-  /** Writes (or replaces) the page row of a fetched URL. */
-  insertPage(page: PageRow): void;
-  /** The start of a page's normalized text (seed 005's excerpt). */
-  insertPageText(urlId: number, text: string): void;
-  /** One link row of a page (one per target and kind, or per refused raw link). */
-  insertLink(link: LinkRow): void;
-  /** One raw spelling of a URL, and the page it was met on (null for seeds). */
-  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void;
-  /** @param finishedAtMs epoch ms; null while the crawl may go on */
-  setStatus(status: CrawlStatus, finishedAtMs: number | null): void;
-  /** The crawl's summary row. @throws CodedError CRAWL_NOT_FOUND */
-  summary(): CrawlSummary;
-  /** Pages recorded as exact or near duplicates so far (resumed counters). */
-  duplicateCount(): number;
-}
-
-/** How a page's content relates to earlier pages of the crawl. */
-export type ContentVerdict =
-  | { kind: 'unique' }
-  | { kind: 'exact'; groupId: number; duplicateOf: number }
-  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
-
-/**
- * The content-seen test (seed 003; IIR 20.2 "Doc FP's", IIR 19.6 near-duplicates), inside the
- * commit's unit of work, after the page's row is written.
- */
-export interface ContentIndex {
-  /** Classifies page `urlId` against earlier pages and indexes it for later ones. */
-  record(urlId: number, content: PageContent, nowMs: number): ContentVerdict;
-}
-
-/** Stored redirect chains (engine/fetch/redirects.ts): `redirect` links, one per hop. */
-export interface RedirectIndex {
+/** A fetched page as the committer hands it over. */
+export interface PageWrite {
+  row: PageRow;
+  /** The start of the page's normalized text (seed 005's excerpt) to keep; null to keep none. */
+  text: string | null;
   /**
-   * True when a redirect from `urlId` to the already known `targetId` closes a loop within
-   * `maxSteps` hops (REDIRECT_LOOP).
+   * The page's content for the content-seen test (seed 003; IIR 19.6), null when the page takes
+   * no part (no text, or not a 2xx answer: error pages often share text, 3xx bodies are not pages).
    */
-  closesLoop(urlId: number, targetId: number, maxSteps: number): boolean;
-  /** Redirect targets of the crawl's seeds stored so far (to widen a resumed crawl's scope). */
-  seedRedirectTargets(): { url: string; registrableDomain: string | null }[];
+  content: PageContent | null;
 }
 
 /**
- * One write transaction (SQLite: BEGIN IMMEDIATE … COMMIT). `work` does every write of a batch
- * through the ports and must not await: the batch commits whole or, when `work` or the commit
- * throws, leaves nothing (the error is rethrown, or the promise rejects with it).
+ * A link row of a page. `toKey` names the target by its normalized key (a candidate of the same
+ * batch, or a URL already known); null when a rule refused the link (`refusedBy` names the rule).
  */
-export interface UnitOfWork {
-  /** Runs `work` in one write transaction. @returns what `work` returned, once committed */
-  run<T>(work: () => T): Awaitable<T>;
+export interface LinkWrite {
+  fromUrlId: number;
+  /** The link as written (cut at STORED_RAW_URL_CHARS). */
+  rawUrl: string;
+  toKey: string | null;
+  /** LinkKind: a, redirect, canonical … */
+  kind: string;
+  refusedBy: string | null;
+}
+
+/** One raw spelling of a URL (named by normalized key) and the page it was met on (null for seeds). */
+export interface AliasWrite {
+  toKey: string;
+  rawUrl: string;
+  fromUrlId: number | null;
+}
+
+/** How a claimed URL ended, as the store records it (its host's bookkeeping included). */
+export type UrlOutcome =
+  /** Fetched: any HTTP status below 400. */
+  | { kind: 'done'; url: ClaimedUrl; disposition: Disposition }
+  /** Failed: HTTP ≥ 400, a transport error after its retries, refused by robots or a limit. */
+  | { kind: 'failed'; url: ClaimedUrl; error: UrlError; disposition: Disposition }
+  /** Back to pending (a retry, a stop); its host waits as the disposition says. */
+  | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition }
+  /**
+   * A redirect answer (RFC 9110 §15.4), done with its 3xx status; the store writes its `redirect`
+   * link to `target` (a candidate of the batch or a known URL) and fails it as REDIRECT_LOOP
+   * instead when the target's stored redirects lead back to it within `maxHops` hops.
+   */
+  | { kind: 'redirected'; url: ClaimedUrl; disposition: Disposition; target: { key: string; url: string }; rawUrl: string; maxHops: number };
+
+/**
+ * Everything one batch of settled fetches writes, as data; {@link CrawlWriter.commit} writes it
+ * whole or not at all, in this order: `candidates` (the URL-seen test, IIR 20.2.2: a key met
+ * twice is added once, a known key not again), `pages` (with the content-seen test, in order),
+ * `outcomes` (in order; a redirect sees the redirect links of earlier outcomes), `links`,
+ * `aliases`, `status`.
+ */
+export interface CommitBatch {
+  /** When the batch is written, epoch ms (the new URLs' enqueue time). */
+  nowMs: number;
+  candidates?: readonly FrontierCandidate[];
+  pages?: readonly PageWrite[];
+  outcomes?: readonly UrlOutcome[];
+  links?: readonly LinkWrite[];
+  aliases?: readonly AliasWrite[];
+  /** The crawl row's new status (epoch ms `finishedAtMs`; null while the crawl may go on). */
+  status?: { status: CrawlStatus; finishedAtMs: number | null };
+}
+
+/** What a committed batch did. */
+export interface CommitResult {
+  /** Candidates that passed the URL-seen test (new URLs). */
+  added: number;
+  /** Pages the content-seen test found to duplicate earlier content (exact or near). */
+  duplicates: number;
+  /** URL ids of redirects failed as REDIRECT_LOOP. */
+  redirectLoops: number[];
+}
+
+/** Writes of one crawl's results, and the crawl row. */
+export interface CrawlWriter {
+  /**
+   * Writes `batch` in one write transaction (SQLite: BEGIN IMMEDIATE … COMMIT): all of it, or
+   * nothing when it fails (the promise rejects, with a storage error such as DISK_FULL).
+   * @throws Error when a link, alias or redirect names a key that is neither a candidate of the
+   *   batch nor a known URL (a caller's bug)
+   */
+  commit(batch: CommitBatch): Promise<CommitResult>;
+  /** Sets the crawl row's status alone. @param finishedAtMs epoch ms; null while the crawl may go on */
+  setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void>;
+  /** The crawl's summary row. @throws CodedError CRAWL_NOT_FOUND */
+  summary(): Promise<CrawlSummary>;
+  /** Pages recorded as exact or near duplicates so far (resumed counters). */
+  duplicateCount(): Promise<number>;
+  /** Redirect targets of the crawl's seeds stored so far (to widen a resumed crawl's scope). */
+  seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */
@@ -264,12 +301,6 @@ export interface CrawlStores {
   crawlId: number;
   /** The crawl's URL frontier. */
   frontier: FrontierStore;
-  /** Page, link, alias and status writes. */
+  /** The batch writer: new URLs, pages, links, aliases, outcomes and the crawl's status. */
   writer: CrawlWriter;
-  /** The content-seen test. */
-  contentIndex: ContentIndex;
-  /** Stored redirect chains. */
-  redirects: RedirectIndex;
-  /** One write transaction per claim batch or commit batch. */
-  unitOfWork: UnitOfWork;
 }

@@ -3,9 +3,12 @@ import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
 import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
-import type { ContentIndex, ContentVerdict } from '../ports';
 
-export type { ContentVerdict } from '../ports';
+/** How a page's content relates to earlier pages of the crawl. */
+export type ContentVerdict =
+  | { kind: 'unique' }
+  | { kind: 'exact'; groupId: number; duplicateOf: number }
+  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
 
 export interface ContentDedupeOptions {
   /** Estimated Jaccard similarity at or above which two pages are near-duplicates. */
@@ -23,7 +26,7 @@ export interface ContentDedupeOptions {
  * sketches and confirmed by estimated Jaccard ≥ threshold. Groups and members are stored
  * (content_groups / content_group_members); a member's similarity is to the group's first page.
  */
-export class ContentDedupe implements ContentIndex {
+export class ContentDedupe {
   private readonly byFingerprint: Statement;
   private readonly exactGroup: Statement;
   private readonly insertGroup: Statement;

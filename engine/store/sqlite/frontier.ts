@@ -4,7 +4,7 @@ import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
-import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
 
 export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy } from '../ports';
 
@@ -32,7 +32,7 @@ const REFILL_BATCH = 16;
  * requests at once and then waits `clamp(max(minDelayMs, k × fetchMs, extraDelayMs), maxDelayMs)`.
  * Memory is O(hosts × 16), flat as the frontier grows.
  */
-export class SqliteFrontier implements FrontierStore {
+export class SqliteFrontier {
   private readonly hosts = new Map<string, HostQueue>();
   private readonly heap = new HostHeap();
   private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0 };

@@ -1,0 +1,124 @@
+/** The crawl writer over SQLite: one CommitBatch, one BEGIN IMMEDIATE transaction (store/ports.ts CrawlWriter). */
+import type { CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
+import type { AliasWrite, CommitBatch, CommitResult, CrawlWriter, LinkWrite, PageWrite, UrlOutcome } from '../ports';
+import { sketchToBlob, type ContentDedupe } from './content-dedupe';
+import type { CrawlRepository } from './crawl-repository';
+import type { WritableDB } from './database';
+import type { SqliteFrontier } from './frontier';
+import type { RedirectChains } from './redirect-chains';
+
+/** What the writer writes through: the crawl's repository, frontier, content index and redirect chains on one connection. */
+export interface SqliteCrawlWriterParts {
+  db: WritableDB;
+  crawlId: number;
+  repository: CrawlRepository;
+  frontier: SqliteFrontier;
+  contentIndex: ContentDedupe;
+  chains: RedirectChains;
+}
+
+/**
+ * Writes a crawl's batches. Ids are resolved inside the transaction: the batch's candidates go
+ * through the URL-seen test first, and their ids (new or known) name the targets of the batch's
+ * links, aliases and redirects; a key not among them is looked up in `urls` (one indexed read).
+ * The methods answer with settled promises: SQLite has done the work before they return.
+ */
+export class SqliteCrawlWriter implements CrawlWriter {
+  constructor(private readonly parts: SqliteCrawlWriterParts) {}
+
+  async commit(batch: CommitBatch): Promise<CommitResult> {
+    return this.parts.db.transaction(() => this.write(batch)).immediate();
+  }
+
+  async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
+    this.parts.repository.setStatus(this.parts.crawlId, status, finishedAtMs);
+  }
+
+  async summary(): Promise<CrawlSummary> {
+    return this.parts.repository.getCrawl(this.parts.crawlId);
+  }
+
+  async duplicateCount(): Promise<number> {
+    return this.parts.repository.duplicateCount(this.parts.crawlId);
+  }
+
+  async seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]> {
+    return this.parts.chains.seedRedirectTargets(this.parts.crawlId);
+  }
+
+  /** The batch, in the order CommitBatch documents (inside the transaction). */
+  private write(batch: CommitBatch): CommitResult {
+    const { frontier } = this.parts;
+    const ids = new Map<string, number>();
+    let added = 0;
+    if (batch.candidates && batch.candidates.length > 0) {
+      const result = frontier.add(batch.candidates, batch.nowMs);
+      added = result.added;
+      batch.candidates.forEach((candidate, index) => ids.set(candidate.normalizedKey, result.ids[index]!));
+    }
+    const idOf = (key: string): number => {
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = this.parts.repository.findUrlId(this.parts.crawlId, key);
+        if (id === undefined) throw new Error(`Commit batch names the unknown normalized key ${key}: offer it as a candidate of the batch`);
+        ids.set(key, id);
+      }
+      return id;
+    };
+    let duplicates = 0;
+    for (const page of batch.pages ?? []) if (this.writePage(page, batch.nowMs)) duplicates += 1;
+    const redirectLoops: number[] = [];
+    for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf)) redirectLoops.push(outcome.url.id);
+    for (const link of batch.links ?? []) this.writeLink(link, idOf);
+    for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
+    if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
+    return { added, duplicates, redirectLoops };
+  }
+
+  /** @returns true when the content-seen test found the page a duplicate */
+  private writePage({ row, text, content }: PageWrite, nowMs: number): boolean {
+    const { repository, crawlId, contentIndex } = this.parts;
+    repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
+    if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
+    return content !== null && contentIndex.record(row.urlId, content, nowMs).kind !== 'unique';
+  }
+
+  /** @returns true when a redirect closed a loop (and was failed as REDIRECT_LOOP) */
+  private writeOutcome(outcome: UrlOutcome, idOf: (key: string) => number): boolean {
+    const { frontier, repository, crawlId, chains } = this.parts;
+    switch (outcome.kind) {
+      case 'done':
+        frontier.complete(outcome.url, outcome.disposition);
+        return false;
+      case 'failed':
+        frontier.fail(outcome.url, outcome.error, outcome.disposition);
+        return false;
+      case 'requeued':
+        frontier.requeue(outcome.url, outcome.disposition);
+        return false;
+      case 'redirected': {
+        const { url, disposition, target } = outcome;
+        const toUrlId = idOf(target.key);
+        const loop = chains.closesLoop(crawlId, url.id, toUrlId, outcome.maxHops);
+        if (loop) frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition);
+        else frontier.complete(url, disposition);
+        // Written now, so a later redirect of the same batch sees this hop.
+        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null });
+        return loop;
+      }
+      default: {
+        const exhaustive: never = outcome;
+        throw new Error(`Unknown outcome ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+
+  private writeLink(link: LinkWrite, idOf: (key: string) => number): void {
+    const toUrlId = link.toKey === null ? null : idOf(link.toKey);
+    this.parts.repository.insertLink(this.parts.crawlId, { fromUrlId: link.fromUrlId, rawUrl: link.rawUrl, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
+  }
+
+  private writeAlias(alias: AliasWrite, idOf: (key: string) => number): void {
+    this.parts.repository.insertAlias(idOf(alias.toKey), alias.rawUrl, alias.fromUrlId);
+  }
+}
