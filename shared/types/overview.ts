@@ -84,7 +84,7 @@ export interface CrawlOverview {
 
 /** One node of the site tree: a host, a directory (path ending in `/`) or a page path under its parent. */
 export interface SiteTreeNode {
-  /** `host` for a host node, else the path segment (a directory's ends with `/`; `/` alone is a directory's own page). */
+  /** `host` for a host node, else the path segment (a directory's ends with `/`; '' is the parent directory's own page, e.g. `/docs/` itself). */
   name: string;
   kind: 'host' | 'directory' | 'page';
   host: string;
@@ -118,4 +118,11 @@ export interface AncestryHop {
   linkKind: string | null;
   /** The anchor text of that link when recorded (migration 0009), else null. */
   anchorText: string | null;
+}
+
+/** A URL's ancestry by discovered_from: `hops` from the seed (or the oldest hop kept) down to the URL. */
+export interface UrlAncestry {
+  hops: AncestryHop[];
+  /** True when the chain was longer than the hops kept: `hops[0]` is then not a seed. */
+  truncated: boolean;
 }
