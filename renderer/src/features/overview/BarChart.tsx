@@ -11,9 +11,9 @@ import { openTarget, targetWords } from './navigate';
  * canvas) draw marks that are not buttons; making each one keyboard-operable and named means
  * wrapping or re-implementing them, which is more code than these bars, plus a dependency.
  */
-export function BarChart({ title, categoryAxis, unit, bars, empty }: { title: string; categoryAxis: string; unit: string; bars: Bar[]; empty?: string }) {
+export function BarChart({ title, categoryAxis, unit, bars, empty }: { title: string; categoryAxis: string; unit: 'pages' | 'links'; bars: Bar[]; empty?: string }) {
   const titleId = useId();
-  const ticks = niceTicks(Math.max(0, ...bars.map((bar) => bar.value)));
+  const ticks = niceTicks(Math.max(0, ...bars.map((bar) => bar.value)), 4, true);
   const top = ticks.at(-1)!;
   return (
     <figure className="bar-chart" role="group" aria-labelledby={titleId}>
@@ -29,7 +29,7 @@ export function BarChart({ title, categoryAxis, unit, bars, empty }: { title: st
               <span className="bar-label" title={bar.label}>
                 {bar.label}
               </span>
-              <button type="button" className="bar" aria-label={`${bar.label}: ${bar.value.toLocaleString()} ${unit}, ${targetWords(bar.target)}`} onClick={() => openTarget(bar.target)}>
+              <button type="button" className="bar" aria-label={`${bar.label}: ${bar.value.toLocaleString()} ${bar.value === 1 ? unit.slice(0, -1) : unit}, ${targetWords(bar.target)}`} onClick={() => openTarget(bar.target)}>
                 <span className="bar-fill" style={{ width: `${(bar.value / top) * 100}%` }} />
                 <span className="bar-value">{bar.value.toLocaleString()}</span>
               </button>

@@ -44,6 +44,12 @@ describe('niceTicks', () => {
   ])('%d → %j', (max, ticks) => {
     expect(niceTicks(max)).toEqual(ticks);
   });
+
+  it('steps by whole numbers on an axis of counts', () => {
+    expect(niceTicks(2, 4, true)).toEqual([0, 1, 2]);
+    expect(niceTicks(1, 4, true)).toEqual([0, 1]);
+    expect(niceTicks(7, 4, true)).toEqual([0, 2, 4, 6, 8]);
+  });
 });
 
 describe('responseTimeLabel', () => {

@@ -34,14 +34,15 @@ export const INDEXABILITY_LABELS: Record<Indexability, string> = {
 
 /**
  * Axis ticks from 0 to a round number at or above `max`, at a step of 1, 2 or 5 × 10^k, about
- * `count` of them after 0.
- * @example niceTicks(7) → [0, 2, 4, 6, 8]; niceTicks(0) → [0, 1]; niceTicks(230) → [0, 100, 200, 300]
+ * `count` of them after 0; with `whole`, steps are whole numbers (an axis of counts).
+ * @example niceTicks(7) → [0, 2, 4, 6, 8]; niceTicks(0) → [0, 1]; niceTicks(230) → [0, 100, 200, 300]; niceTicks(2, 4, true) → [0, 1, 2]
  */
-export function niceTicks(max: number, count = 4): number[] {
+export function niceTicks(max: number, count = 4, whole = false): number[] {
   if (!(max > 0)) return [0, 1];
   const rough = max / count;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough)!;
+  const nice = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough)!;
+  const step = whole ? Math.max(1, nice) : nice;
   const ticks: number[] = [];
   for (let tick = 0; ticks.at(-1) === undefined || ticks.at(-1)! < max; tick += step) ticks.push(Number(tick.toPrecision(12)));
   return ticks;
