@@ -12,7 +12,7 @@ import {
   type StatusClassCounts,
 } from '../../../../shared/types/overview';
 import { CrawlReader } from '../crawl-repository';
-import { mediaTypeSql, settledSql, statusClassSql } from './page-classes';
+import { mediaTypeSql, pageSettledSql, settledSql, statusClassSql } from './page-classes';
 import { StatementCache } from './statement-cache';
 
 /** Bucket widths the pages-per-second series may use, milliseconds: the smallest that gives at most RATE_MAX_BUCKETS buckets wins. */
@@ -29,6 +29,24 @@ export const RATE_MAX_BUCKETS = 60;
 export function rateBucketMs(spanMs: number): number {
   for (const step of RATE_BUCKET_STEPS_MS) if (Math.floor(spanMs / step) + 1 <= RATE_MAX_BUCKETS) return step;
   return Math.ceil((Math.floor(spanMs / 86_400_000) + 1) / RATE_MAX_BUCKETS) * 86_400_000;
+}
+
+/** One group of settled pages with a page row (OverviewQueries.pageGroups). */
+interface PageGroup {
+  contentType: string | null;
+  indexability: string | null;
+  /** Index into RESPONSE_TIME_EDGES_MS. */
+  bucket: number;
+  pages: number;
+  firstAtMs: number;
+  lastAtMs: number;
+}
+
+/** Sums the groups' pages by a key. */
+function sumBy<K>(groups: readonly PageGroup[], keyOf: (group: PageGroup) => K): Map<K, number> {
+  const sums = new Map<K, number>();
+  for (const group of groups) sums.set(keyOf(group), (sums.get(keyOf(group)) ?? 0) + group.pages);
+  return sums;
 }
 
 /**
@@ -49,79 +67,93 @@ export class OverviewQueries {
   /**
    * Every aggregate of the Overview for one crawl (`queryMs` is 0 here; the service measures it).
    * A crawl id with no URLs gives all zeros and empty lists.
+   *
+   * Four passes, each one GROUP BY whose result is a few dozen rows: the URLs by status class ×
+   * depth, the hosts (a covering index), the pages by media type × indexability × response-time
+   * bucket, and the pages by time bucket. The big passes read their table in rowid order (on a
+   * 1,000,000-URL crawl that beats an index walk with a lookup per row), and the page passes test
+   * "settled" against the queued ids from an index instead of reading each page's URL row. Settled URLs without a page
+   * row (failed, blocked) are the difference between the first pass and the third: no media type,
+   * indexability not recorded.
    */
   overview(crawlId: number): CrawlOverview {
-    const statusClasses = this.statusClasses(crawlId);
-    const { depths, deeperPages } = this.depths(crawlId);
+    const byClassAndDepth = this.statements
+      .get(
+        `SELECT ${statusClassSql('u')} AS statusClass, MIN(u.depth, ?) AS depth, COUNT(*) AS pages FROM urls u
+         WHERE +u.crawl_id = ? AND ${settledSql('u')} GROUP BY statusClass, depth`,
+      )
+      .all(OVERVIEW_MAX_DEPTH_BARS, crawlId) as { statusClass: StatusClass; depth: number; pages: number }[];
+    const statusClasses = Object.fromEntries(STATUS_CLASSES.map((statusClass) => [statusClass, 0])) as StatusClassCounts;
+    const pagesByDepth = new Map<number, number>();
+    for (const row of byClassAndDepth) {
+      statusClasses[row.statusClass] += row.pages;
+      pagesByDepth.set(row.depth, (pagesByDepth.get(row.depth) ?? 0) + row.pages);
+    }
+    const pages = byClassAndDepth.reduce((sum, row) => sum + row.pages, 0);
+    const fetched = this.pageGroups(crawlId);
+    const withoutPage = pages - fetched.reduce((sum, row) => sum + row.pages, 0);
     const { topHosts, otherHosts } = this.hosts(crawlId);
     return {
       crawlId,
-      pages: STATUS_CLASSES.reduce((sum, statusClass) => sum + statusClasses[statusClass], 0),
+      pages,
       queued: this.statements.get(`SELECT COUNT(*) FROM urls WHERE crawl_id = ? AND state IN ('pending', 'in_flight')`).pluck().get(crawlId) as number,
       statusClasses,
-      depths,
-      deeperPages,
-      responseTimes: this.responseTimes(crawlId),
-      contentTypes: this.statements
-        .get(
-          `SELECT ${mediaTypeSql('p')} AS contentType, COUNT(*) AS pages FROM urls u LEFT JOIN pages p ON p.url_id = u.id
-           WHERE u.crawl_id = ? AND ${settledSql('u')} GROUP BY contentType ORDER BY pages DESC, contentType`,
-        )
-        .all(crawlId) as { contentType: string | null; pages: number }[],
-      indexability: this.indexability(crawlId),
+      depths: [...pagesByDepth]
+        .filter(([depth]) => depth < OVERVIEW_MAX_DEPTH_BARS)
+        .sort((a, b) => a[0] - b[0])
+        .map(([depth, count]) => ({ depth, pages: count })),
+      deeperPages: pagesByDepth.get(OVERVIEW_MAX_DEPTH_BARS) ?? 0,
+      responseTimes: this.responseTimes(fetched),
+      contentTypes: this.contentTypes(fetched, withoutPage),
+      indexability: this.indexability(fetched, withoutPage),
       topHosts,
       otherHosts,
       refusedByRule: Object.entries(this.reader.refusalCounts(crawlId))
         .map(([rule, links]) => ({ rule, links }))
         .sort((a, b) => b.links - a.links || a.rule.localeCompare(b.rule)),
-      rate: this.rate(crawlId),
+      rate: this.rate(crawlId, fetched),
       queryMs: 0,
     };
   }
 
-  private statusClasses(crawlId: number): StatusClassCounts {
-    const counts = Object.fromEntries(STATUS_CLASSES.map((statusClass) => [statusClass, 0])) as StatusClassCounts;
-    const rows = this.statements
-      .get(`SELECT ${statusClassSql('u')} AS statusClass, COUNT(*) AS pages FROM urls u WHERE u.crawl_id = ? AND ${settledSql('u')} GROUP BY statusClass`)
-      .all(crawlId) as { statusClass: StatusClass; pages: number }[];
-    for (const row of rows) counts[row.statusClass] = row.pages;
-    return counts;
-  }
-
-  private depths(crawlId: number): Pick<CrawlOverview, 'depths' | 'deeperPages'> {
-    const rows = this.statements
-      .get(`SELECT MIN(u.depth, ?) AS depth, COUNT(*) AS pages FROM urls u WHERE u.crawl_id = ? AND ${settledSql('u')} GROUP BY 1 ORDER BY 1`)
-      .all(OVERVIEW_MAX_DEPTH_BARS, crawlId) as { depth: number; pages: number }[];
-    return {
-      depths: rows.filter((row) => row.depth < OVERVIEW_MAX_DEPTH_BARS),
-      deeperPages: rows.find((row) => row.depth === OVERVIEW_MAX_DEPTH_BARS)?.pages ?? 0,
-    };
-  }
-
-  private responseTimes(crawlId: number): CrawlOverview['responseTimes'] {
+  /** Settled pages with a page row, grouped by media type × indexability × response-time bucket, with their first and last fetch times. */
+  private pageGroups(crawlId: number): PageGroup[] {
     // Bucket index = how many edges after the first are <= fetch_ms.
     const bucket = RESPONSE_TIME_EDGES_MS.slice(1)
       .map((edge) => `(p.fetch_ms >= ${edge})`)
       .join(' + ');
-    const rows = this.statements
-      .get(`SELECT ${bucket} AS bucket, COUNT(*) AS pages FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.crawl_id = ? AND ${settledSql('u')} GROUP BY bucket`)
-      .all(crawlId) as { bucket: number; pages: number }[];
-    const byBucket = new Map(rows.map((row) => [row.bucket, row.pages]));
+    return this.statements
+      .get(
+        `SELECT ${mediaTypeSql('p')} AS contentType, p.indexability AS indexability, ${bucket} AS bucket, COUNT(*) AS pages,
+                MIN(p.fetched_at_ms) AS firstAtMs, MAX(p.fetched_at_ms) AS lastAtMs
+         FROM pages p WHERE +p.crawl_id = ? AND ${pageSettledSql('p')} GROUP BY 1, 2, 3`,
+      )
+      .all(crawlId, crawlId) as PageGroup[];
+  }
+
+  private responseTimes(groups: readonly PageGroup[]): CrawlOverview['responseTimes'] {
+    const byBucket = sumBy(groups, (group) => group.bucket);
     return RESPONSE_TIME_EDGES_MS.map((fromMs, index) => ({ fromMs, belowMs: RESPONSE_TIME_EDGES_MS[index + 1] ?? null, pages: byBucket.get(index) ?? 0 }));
   }
 
-  private indexability(crawlId: number): CrawlOverview['indexability'] {
-    const rows = this.statements
-      .get(`SELECT p.indexability AS indexability, COUNT(*) AS pages FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.crawl_id = ? AND ${settledSql('u')} GROUP BY 1`)
-      .all(crawlId) as { indexability: string | null; pages: number }[];
-    const known = new Set<string>(INDEXABILITY);
+  private contentTypes(groups: readonly PageGroup[], withoutPage: number): CrawlOverview['contentTypes'] {
+    const byType = sumBy(groups, (group) => group.contentType);
+    if (withoutPage > 0) byType.set(null, (byType.get(null) ?? 0) + withoutPage);
+    return [...byType]
+      .map(([contentType, pages]) => ({ contentType, pages }))
+      .sort((a, b) => b.pages - a.pages || (a.contentType ?? '').localeCompare(b.contentType ?? ''));
+  }
+
+  private indexability(groups: readonly PageGroup[], withoutPage: number): CrawlOverview['indexability'] {
+    const byVerdict = sumBy(groups, (group) => group.indexability);
     const result: CrawlOverview['indexability'] = [];
     for (const verdict of INDEXABILITY) {
-      const pages = rows.find((row) => row.indexability === verdict)?.pages ?? 0;
+      const pages = byVerdict.get(verdict) ?? 0;
       if (pages > 0) result.push({ indexability: verdict as Indexability, pages });
     }
     // A value outside INDEXABILITY (a newer writer) counts as not recorded rather than vanishing.
-    const unrecorded = rows.filter((row) => row.indexability === null || !known.has(row.indexability)).reduce((sum, row) => sum + row.pages, 0);
+    const known = new Set<string | null>(INDEXABILITY);
+    const unrecorded = withoutPage + [...byVerdict].filter(([verdict]) => !known.has(verdict)).reduce((sum, [, pages]) => sum + pages, 0);
     if (unrecorded > 0) result.push({ indexability: null, pages: unrecorded });
     return result;
   }
@@ -135,18 +167,16 @@ export class OverviewQueries {
   }
 
   /** Pages per time bucket from pages.fetched_at_ms, buckets aligned to multiples of their width, gaps (a pause) as zeros. */
-  private rate(crawlId: number): CrawlOverview['rate'] {
-    const range = this.statements
-      .get(`SELECT MIN(p.fetched_at_ms) AS first, MAX(p.fetched_at_ms) AS last FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND ${settledSql('u')}`)
-      .get(crawlId) as { first: number | null; last: number | null };
-    if (range.first === null || range.last === null) return { bucketMs: RATE_BUCKET_STEPS_MS[0]!, buckets: [] };
+  private rate(crawlId: number, groups: readonly PageGroup[]): CrawlOverview['rate'] {
+    if (groups.length === 0) return { bucketMs: RATE_BUCKET_STEPS_MS[0]!, buckets: [] };
+    const range = { first: Math.min(...groups.map((group) => group.firstAtMs)), last: Math.max(...groups.map((group) => group.lastAtMs)) };
     let bucketMs = rateBucketMs(range.last - range.first);
     // Aligning the first bucket down may add one bucket: widen once more if that breaks the cap.
     if (Math.floor(range.last / bucketMs) - Math.floor(range.first / bucketMs) + 1 > RATE_MAX_BUCKETS) bucketMs = rateBucketMs(range.last - range.first + bucketMs);
     const firstBucket = Math.floor(range.first / bucketMs);
     const rows = this.statements
-      .get(`SELECT CAST(p.fetched_at_ms / ? AS INTEGER) AS bucket, COUNT(*) AS pages FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND ${settledSql('u')} GROUP BY bucket`)
-      .all(bucketMs, crawlId) as { bucket: number; pages: number }[];
+      .get(`SELECT CAST(p.fetched_at_ms / ? AS INTEGER) AS bucket, COUNT(*) AS pages FROM pages p WHERE +p.crawl_id = ? AND ${pageSettledSql('p')} GROUP BY bucket`)
+      .all(bucketMs, crawlId, crawlId) as { bucket: number; pages: number }[];
     const byBucket = new Map(rows.map((row) => [row.bucket, row.pages]));
     const buckets: RateBucket[] = [];
     for (let bucket = firstBucket; bucket <= Math.floor(range.last / bucketMs); bucket += 1) buckets.push({ fromMs: bucket * bucketMs, pages: byBucket.get(bucket) ?? 0 });

@@ -10,6 +10,17 @@ export function settledSql(u: string): string {
 }
 
 /**
+ * SQL test for a page row whose URL is settled, without reading the URL's row: its id is not
+ * among the crawl's queued or in-flight URLs (a set read from the (crawl_id, state, id) index).
+ * Takes one parameter, the crawl id. A page row can belong to a queued URL after a resume with
+ * `--refresh-older-than`, which re-queues fetched URLs and keeps their pages until re-fetched.
+ * `p` is the alias of `pages`.
+ */
+export function pageSettledSql(p: string): string {
+  return `${p}.url_id NOT IN (SELECT q.id FROM urls q WHERE q.crawl_id = ? AND q.state IN ('pending', 'in_flight'))`;
+}
+
+/**
  * SQL expression of a settled URL's status class (shared/types/overview.ts StatusClass): `blocked`
  * for a URL robots.txt disallowed (state `blocked`, or an error ROBOTS_DISALLOWED as stored before
  * that state existed), else its HTTP status's class 2xx … 5xx, else `failed` (no answer: timeout,
