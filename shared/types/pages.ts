@@ -68,8 +68,9 @@ export interface PagesFilter {
   indexability?: Indexability;
   /**
    * URLs whose path starts with this prefix (the site tree's click-through), with `host`. The path
-   * is the URL after its scheme and authority, from its first `/` (query included); the engine's
-   * site tree matches it as URL ranges (engine/store/sqlite/queries/page-classes.ts urlPrefixRanges).
+   * is the URL after its scheme and authority, from its first `/` (query included). SQL for it:
+   * engine/store/sqlite/queries/page-classes.ts pathPrefixTestSql (the same URLs as the site
+   * tree's urlPrefixRanges); the Status filter's is statusClassTestSql there.
    */
   pathPrefix?: string;
   /** Pages whose fetch took at least this many milliseconds (the Overview's response-time bars). */

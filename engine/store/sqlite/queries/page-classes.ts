@@ -28,7 +28,7 @@ export function pageSettledSql(p: string): string {
  * One definition for the Overview's bars, the site tree's counts and the Pages table's Status filter.
  */
 export function statusClassSql(u: string): string {
-  return `CASE WHEN ${u}.state = 'blocked' OR ${u}.error_code = 'ROBOTS_DISALLOWED' THEN 'blocked'
+  return `CASE WHEN ${u}.state = 'blocked' OR ${u}.error_code IS 'ROBOTS_DISALLOWED' THEN 'blocked'
     WHEN ${u}.http_status BETWEEN 200 AND 299 THEN '2xx' WHEN ${u}.http_status BETWEEN 300 AND 399 THEN '3xx'
     WHEN ${u}.http_status BETWEEN 400 AND 499 THEN '4xx' WHEN ${u}.http_status BETWEEN 500 AND 599 THEN '5xx' ELSE 'failed' END`;
 }
@@ -38,7 +38,7 @@ export function statusClassSql(u: string): string {
  * {@link statusClassSql} written so the state and status indexes can serve it.
  */
 export function statusClassTestSql(u: string, statusClass: StatusClass): string {
-  const blocked = `(${u}.state = 'blocked' OR ${u}.error_code = 'ROBOTS_DISALLOWED')`;
+  const blocked = `(${u}.state = 'blocked' OR ${u}.error_code IS 'ROBOTS_DISALLOWED')`;
   switch (statusClass) {
     case 'blocked':
       return blocked;
@@ -92,4 +92,17 @@ export function urlPrefixRanges(origins: readonly string[], pathPrefix: string):
     const from = origin + pathPrefix;
     return [from, from.slice(0, -1) + String.fromCharCode(from.charCodeAt(from.length - 1) + 1)];
   });
+}
+
+/**
+ * SQL test for a URL whose path (from the first `/` after `scheme://authority`, query included)
+ * starts with a prefix: the Pages table's `pathPrefix` filter, the same URLs urlPrefixRanges
+ * selects under every origin of the host. Takes two parameters: the prefix's length and the
+ * prefix. Pair it with a host test so an index narrows the rows first. `u` is the alias of `urls`.
+ * @example pathPrefixTestSql('u') with ['/docs/'.length, '/docs/'] matches http://a.test/docs/x and https://a.test:8443/docs/
+ */
+export function pathPrefixTestSql(u: string): string {
+  const authorityStart = `instr(${u}.url, '://') + 3`;
+  const pathStart = `${authorityStart} + instr(substr(${u}.url, ${authorityStart}), '/') - 1`;
+  return `(instr(substr(${u}.url, ${authorityStart}), '/') > 0 AND substr(${u}.url, ${pathStart}, ?) = ?)`;
 }
