@@ -78,4 +78,21 @@ describe('Overview of a finished crawl of site.test', () => {
     await docs.getByText('docs/', { exact: true }).click();
     await expectPagesTab(null);
   });
+
+  it('stays live while a crawl runs: the counters and charts follow its progress with no click', async () => {
+    await crawlSite();
+    // The calendar trap never ends: its crawl runs until stopped.
+    await startCrawl(page, ['http://trap.test/']);
+    await openTab(page, 'Overview');
+    const pages = page.getByRole('button', { name: /^Pages: [\d,]+, show all in Pages$/ });
+    const count = async () => Number((/^Pages: ([\d,]+)/.exec((await pages.getAttribute('aria-label')) ?? '') ?? ['', '0'])[1]!.replace(/,/g, ''));
+    await expect.poll(count, { timeout: 10_000 }).toBeGreaterThan(0);
+    const first = await count();
+    await expect.poll(count, { timeout: 15_000 }).toBeGreaterThan(first);
+    // Deeper and deeper months: the depth chart grows bars as the trap goes on.
+    await expect.poll(async () => page.getByRole('group', { name: 'Depth' }).getByRole('button').count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    await openTab(page, 'Crawl');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await waitForStatus(page, 'stopped', 30_000);
+  });
 });
