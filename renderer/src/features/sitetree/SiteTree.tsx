@@ -153,7 +153,15 @@ export function SiteTree({ crawlId, onSelect }: { crawlId: number; onSelect(urlI
     const indent = { paddingLeft: `${(row.level - 1) * 18}px` };
     if (node === null) {
       return (
-        <li key={row.key} {...common} aria-label={`Show ${Math.min(row.remaining, SITE_TREE_PAGE)} more of ${row.remaining} not shown`} onClick={() => (select(row.key), loadMore(row.parentKey))}>
+        <li
+          key={row.key}
+          {...common}
+          aria-label={`Show ${Math.min(row.remaining, SITE_TREE_PAGE)} more of ${row.remaining} not shown`}
+          onClick={() => {
+            select(row.key);
+            loadMore(row.parentKey);
+          }}
+        >
           <span className="tree-node" style={indent}>
             <span className="twisty" aria-hidden="true" />
             <span className="tree-more">Show more ({row.remaining.toLocaleString()} not shown)</span>
