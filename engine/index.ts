@@ -34,6 +34,10 @@ export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 
+/** Read queries of the Overview tab (aggregates in SQL) and of the site tree and crawl tree (children by URL range, ancestry by discovered_from). */
+export { OverviewQueries } from './store/sqlite/queries/overview-queries';
+export { SiteTreeQueries, type SiteTreeQuery } from './store/sqlite/queries/site-tree-queries';
+
 /** Running a crawl: the scheduler over the frontier and the worker pool, its listener and housekeeping counters. */
 export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type HousekeepingStats } from './schedule/crawl-runner';
 

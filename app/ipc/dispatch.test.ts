@@ -72,6 +72,11 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'checkpoints.create': vi.fn<IpcHandlers['checkpoints.create']>(async ({ crawlId, name }) => ({ crawlId, name, createdAtMs: 1, pagesDone: 0, frontierSize: 0, settingsHash: 'x' })),
     'checkpoints.resume': vi.fn<IpcHandlers['checkpoints.resume']>(async ({ crawlId }) => ({ crawlId })),
     'export.start': vi.fn<IpcHandlers['export.start']>(async (request) => ({ ...request, exportId: 1, rowsWritten: 0, totalRows: 0, state: 'running', error: null })),
+    'overview.get': vi.fn<IpcHandlers['overview.get']>(async () => {
+      throw new CodedError('CRAWL_NOT_FOUND', 'none');
+    }),
+    'siteTree.children': vi.fn<IpcHandlers['siteTree.children']>(async ({ offset }) => ({ nodes: [], total: 0, offset })),
+    'urls.ancestry': vi.fn<IpcHandlers['urls.ancestry']>(async () => ({ hops: [], truncated: false })),
   };
 }
 
@@ -316,6 +321,9 @@ describe('IPC surface snapshot', () => {
       'checkpoints.create',
       'checkpoints.resume',
       'export.start',
+      'overview.get',
+      'siteTree.children',
+      'urls.ancestry',
     ]);
   });
 

@@ -8,6 +8,7 @@ import { crawlHandlers } from './crawl-handlers';
 import { duplicateHandlers } from './duplicate-handlers';
 import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
+import { overviewHandlers } from './overview-handlers';
 import { settingsHandlers } from './settings-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
@@ -52,5 +53,6 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     ...settingsHandlers(context),
     ...checkpointHandlers(context),
     ...exportHandlers(context),
+    ...overviewHandlers(context),
   };
 }

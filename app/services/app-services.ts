@@ -9,6 +9,7 @@ import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
 import { ExportService } from './export-service';
+import { OverviewService } from './overview-service';
 import { RecoveryService } from './recovery-service';
 import { SettingsService } from './settings-service';
 
@@ -34,6 +35,7 @@ export interface DataStore {
   frontier: FrontierQueries;
   duplicates: DuplicateQueries;
   exports: ExportQueries;
+  overview: OverviewService;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -82,7 +84,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db), overview: new OverviewService(db) }, interrupted };
   };
 
   const first = open();

@@ -30,6 +30,9 @@ export const IPC_CHANNELS = [
   'checkpoints.create',
   'checkpoints.resume',
   'export.start',
+  'overview.get',
+  'siteTree.children',
+  'urls.ancestry',
 ] as const;
 
 /** A request channel name. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
+import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
 import type { ErrorInfo, Result } from '../types/result';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
@@ -79,6 +80,12 @@ export interface IpcResponses {
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
   'export.start': ExportProgress;
+  /** The Overview tab's aggregates of one crawl. */
+  'overview.get': CrawlOverview;
+  /** One page of a site-tree node's children (hosts at the top level). */
+  'siteTree.children': SiteTreeChildren;
+  /** A URL's crawl tree: its ancestry by discovered_from, seed first. */
+  'urls.ancestry': UrlAncestry;
 }
 
 /** Payload of each push event. */

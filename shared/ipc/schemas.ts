@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { crawlSettingsInputSchema as crawlSettingsInput } from '../types/crawl-settings';
 import { MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
+import { overviewRequestSchemas } from './overview-schemas';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /**
@@ -37,4 +38,5 @@ export const requestSchemas = {
   'crawl.getProgress': crawlIdSchema,
   'frontier.queryUrls': urlQuerySchema,
   ...viewRequestSchemas,
+  ...overviewRequestSchemas,
 } as const;

@@ -66,8 +66,25 @@ export interface PagesFilter {
   /** Content type's media type, without parameters (e.g. `text/html`). */
   contentType?: string;
   indexability?: Indexability;
-  /** URLs whose path starts with this prefix (the site tree's click-through), with `host`. */
+  /**
+   * URLs whose path starts with this prefix (the site tree's click-through), with `host`. The path
+   * is the URL after its scheme and authority, from its first `/` (query included). SQL for it:
+   * engine/store/sqlite/queries/page-classes.ts pathPrefixTestSql (the same URLs as the site
+   * tree's urlPrefixRanges); the Status filter's is statusClassTestSql there.
+   */
   pathPrefix?: string;
+  /** Pages whose fetch took at least this many milliseconds (the Overview's response-time bars). */
+  responseMsAtLeast?: number;
+  /** Pages whose fetch took less than this many milliseconds. */
+  responseMsBelow?: number;
+  /** Pages fetched at or after this epoch ms (the Overview's pages-per-second bars; pages.fetched_at_ms). */
+  fetchedAtMsAtLeast?: number;
+  /** Pages fetched before this epoch ms. */
+  fetchedAtMsBelow?: number;
+  /** Pages at this depth or deeper (the Overview's "deeper" bar). */
+  depthAtLeast?: number;
+  /** Pages with no value in this column (the Overview's "none" and "not recorded" bars). */
+  withoutValue?: 'contentType' | 'indexability';
 }
 
 /** The order of the Pages table. */
