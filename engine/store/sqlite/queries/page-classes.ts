@@ -82,7 +82,7 @@ export function originOf(url: string): string {
  * `pathPrefix` under each origin: a URL starts with `origin + pathPrefix` iff it sorts in
  * [origin + pathPrefix, origin + pathPrefix with its last character incremented). With an index
  * on (crawl_id, host, url) each range is one index seek, so a query reads only the URLs under the
- * prefix (migration 0010).
+ * prefix (migration 0014).
  * @example urlPrefixRanges(['http://a.test'], '/docs/') → [['http://a.test/docs/', 'http://a.test/docs0']]
  * @throws Error when `pathPrefix` does not start with `/`
  */

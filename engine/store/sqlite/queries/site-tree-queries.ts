@@ -55,7 +55,7 @@ const CLASS_COLUMN = `CASE WHEN ${settledSql('u')} THEN ${statusClassSql('u')} E
  * crawl tree of one URL.
  *
  * Top level: URLs grouped by host (one pass over the (crawl_id, host, …) index). Below a host:
- * the host's origins are found by index seeks (urls_by_host_url, migration 0010: one seek per
+ * the host's origins are found by index seeks (urls_by_host_url, migration 0014: one seek per
  * origin), then each origin's URL range under the directory (page-classes.ts urlPrefixRanges) is
  * read from the same index and grouped by the next path segment in SQL. An expand therefore reads
  * only the URLs under the expanded directory, never the rest of the crawl or of the host.
