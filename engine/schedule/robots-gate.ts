@@ -55,8 +55,8 @@ export class RobotsGate {
   }
 
   /**
-   * Settles a claimed URL inside the claim's unit of work: refused by the redirect-hop limit or
-   * robots (recorded as an error, never requested), retried later, or on its way.
+   * Settles a claimed URL inside the claim's unit of work: refused by the redirect-hop limit
+   * (an error) or by robots.txt (blocked), never requested; retried later; or on its way.
    * @returns true when the URL goes on (see {@link clears})
    */
   admit(url: ClaimedUrl, nowMs: number): boolean {
@@ -146,7 +146,8 @@ export class RobotsGate {
         return true;
       case 'disallowed':
         this.options.countRefusal('robots');
-        frontier.fail(url, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, { fetchMs: 0, nowMs: now });
+        // Blocked, not failed: robots.txt answered, and it says no (state blocked, with the rule).
+        frontier.block(url, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, decision.robotsLine, { fetchMs: 0, nowMs: now });
         return false;
       case 'unavailable': {
         // An unreachable host fails with its own error (what fetching the page would say);

@@ -58,7 +58,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const second = await unitOfWork.run(() => frontier.add([respelled, candidate('a.test', 'z')], 20));
           expect(second.added).toBe(1);
           expect(second.ids[0]).toBe(first.ids[0]);
-          expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0 });
+          expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0 });
         }));
 
       it('still knows a URL after its fetch was recorded, and never hands it out again', () =>
@@ -79,12 +79,12 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const claimed = await unitOfWork.run(() => frontier.claimBatch(2, 0));
           expect(claimed).toHaveLength(2);
           expect(claimed[0]).toEqual({ id: expect.any(Number), url: 'http://a.test/p0', host: 'a.test', depth: 0, attempts: 0, redirectHops: 0 });
-          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 2, done: 0, error: 0 });
+          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 2, done: 0, error: 0, blocked: 0 });
           await unitOfWork.run(() => {
             frontier.complete(claimed[0]!, { fetchMs: 5, nowMs: 5, httpStatus: 200 });
             frontier.fail(claimed[1]!, { code: 'HTTP_404', message: 'HTTP 404' }, { fetchMs: 5, nowMs: 5, httpStatus: 404 });
           });
-          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 1 });
+          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 1, blocked: 0 });
           const rest = await unitOfWork.run(() => frontier.claimBatch(10, 10));
           // Breadth first: the depth-2 URL comes last.
           expect(rest.map((url) => [url.url, url.redirectHops])).toEqual([
@@ -93,12 +93,29 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           ]);
         }));
 
+      it('a blocked URL is counted apart from errors, never handed out again, and frees its host slot', () =>
+        withStores(OPEN, async (stores, h) => {
+          const { frontier, unitOfWork } = stores;
+          await unitOfWork.run(() => frontier.add([candidate('a.test', 'private/x'), candidate('a.test', 'y')], 0));
+          const [blocked] = await unitOfWork.run(() => frontier.claimBatch(1, 0));
+          const reason = { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows it' };
+          await unitOfWork.run(() => frontier.block(blocked!, reason, '2: Disallow: /private/', { fetchMs: 0, nowMs: 0 }));
+          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1 });
+          // Its host slot is free at once (nothing was fetched), and the URL is not handed out again.
+          const next = await unitOfWork.run(() => frontier.claimBatch(10, 0));
+          expect(next.map((url) => url.url)).toEqual(['http://a.test/y']);
+          expect((await unitOfWork.run(() => frontier.add([candidate('a.test', 'private/x')], 1))).added).toBe(0);
+          // A new process counts it as blocked too.
+          const reopened = await h.reopen(stores, OPEN);
+          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1 });
+        }));
+
       it('a requeued URL is handed out again, with one more attempt, after its host waited', () =>
         withStores(OPEN, async ({ frontier, unitOfWork }) => {
           await unitOfWork.run(() => frontier.add([candidate('a.test', 'x')], 0));
           const [url] = await unitOfWork.run(() => frontier.claimBatch(1, 0));
           await unitOfWork.run(() => frontier.requeue(url!, { fetchMs: 0, nowMs: 100, extraDelayMs: 2_000, extraDelayReason: 'Retry-After backoff' }));
-          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0 });
+          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0 });
           expect(frontier.nextEligibleAtMs()).toBe(2_100);
           expect(frontier.hostStates(1_000)).toEqual([{ host: 'a.test', inFlight: 0, nextEligibleAtMs: 2_100, waitingReason: 'Retry-After backoff' }]);
           expect(await unitOfWork.run(() => frontier.claimBatch(1, 2_099))).toEqual([]);
@@ -206,7 +223,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           expect(await h.storedRows(stores)).toEqual(before);
           // A store is dropped after a failed unit (the run aborts); the next one sees the seed pending again.
           const reopened = await h.reopen(stores, OPEN);
-          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0 });
+          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0 });
         }));
     });
 
@@ -219,7 +236,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           await unitOfWork.run(() => frontier.complete(claimed[0]!, { fetchMs: 1, nowMs: 1, httpStatus: 200 }));
           // The process dies with claimed[1] and claimed[2] in flight.
           const reopened = await h.reopen(stores, { ...OPEN, maxInFlightPerHost: 5 });
-          expect(reopened.frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0 });
+          expect(reopened.frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0 });
           const again = await reopened.unitOfWork.run(() => reopened.frontier.claimBatch(10, 0));
           expect(again.map((url) => url.id)).toEqual(ids.filter((id) => id !== claimed[0]!.id));
           // The URL-seen test survives the crash: nothing known is added again.
