@@ -7,9 +7,10 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { LinkPipeline } from '../links/link-pipeline';
+import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
 import type { ClaimedUrl, CrawlStores, Disposition } from '../store/ports';
-import type { PageResult } from '../worker/protocol';
+import { linkElement, type PageResult } from '../worker/protocol';
 
 /**
  * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
@@ -114,6 +115,18 @@ export class ResultCommitter {
       textChars: page.content?.textChars ?? null,
       noindex: page.noindex,
       linksOverCap: page.linksOverCap,
+      responseHeadersJson: page.responseHeadersJson,
+      metaDescription: page.metaDescription,
+      h1: page.h1,
+      canonicalUrl: page.canonicalUrl,
+      robotsDirectives: page.robotsDirectives,
+      indexability: pageIndexability({
+        status: page.status,
+        robotsDirectives: page.robotsDirectives,
+        canonicalisedElsewhere: canonicalisedElsewhere(url.url, page.canonicalUrl, (other) => this.options.links.normalizedKey(other)),
+      }),
+      wordCount: page.wordCount,
+      lang: page.lang,
     });
     if (page.content && page.content.excerpt !== '') writer.insertPageText(url.id, page.content.excerpt);
     // Content-seen test (seed 003): only successful pages take part; error pages often share text,
@@ -143,7 +156,7 @@ export class ResultCommitter {
     const verdict = this.options.links.redirect(url, redirect);
     if (verdict.candidate === null) {
       frontier.complete(url, disposition);
-      writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId: null, kind: 'redirect', refusedBy: verdict.refusedBy });
+      writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId: null, kind: 'redirect', refusedBy: verdict.refusedBy, element: linkElement('redirect') });
       return;
     }
     const { ids, added } = frontier.add([verdict.candidate], disposition.nowMs);
@@ -154,6 +167,6 @@ export class ResultCommitter {
       frontier.complete(url, disposition);
     }
     this.options.links.writeAlias(writer, toUrlId, verdict.raw, url.id);
-    writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId, kind: 'redirect', refusedBy: null });
+    writer.insertLink({ fromUrlId: url.id, rawUrl: verdict.raw, toUrlId, kind: 'redirect', refusedBy: null, element: linkElement('redirect') });
   }
 }

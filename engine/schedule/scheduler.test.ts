@@ -19,7 +19,7 @@ function candidate(host: string, path: string): FrontierCandidate {
 }
 
 function page(url: string, status = 200, fetchMs = 0): PageResult {
-  return { finalUrl: url, status, contentType: 'text/html', bodyBytes: 0, truncated: false, fetchMs, redirect: null, title: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null };
+  return { finalUrl: url, status, contentType: 'text/html', bodyBytes: 0, truncated: false, fetchMs, redirect: null, responseHeadersJson: '{}', title: null, metaDescription: null, h1: null, canonicalUrl: null, robotsDirectives: null, wordCount: null, lang: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null };
 }
 
 interface Dispatched {
