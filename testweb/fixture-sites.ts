@@ -204,6 +204,13 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/headers.html': (_req, res) => sendHtml(res, '<p>Directives in headers</p>', 200, { 'x-robots-tag': 'noindex, nosnippet', 'content-language': 'de', link: '</>; rel="canonical"' }),
     '/ad.html': page('Ad', 'sponsored'),
   },
+  // A hostile page for the same fields: megabytes of meta description, H1, anchor text and rel (8.4 MB, under the 10 MB body cap).
+  'bigmeta.test': {
+    '/': (_req, res) => {
+      const huge = 'word '.repeat(500_000);
+      sendHtml(res, html('Big meta', `<h1>${huge}</h1><a href="/x" rel="${'nofollow '.repeat(100_000)}">${huge}</a>`, `<meta name="description" content="${huge}">`));
+    },
+  },
   // Meta robots nofollow: links on the page are not followed.
   'nofollow.test': {
     '/': page('Nofollow', '<a href="/hidden.html">hidden</a>', '<meta name="robots" content="nofollow">'),

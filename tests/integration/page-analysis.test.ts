@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
+import { ANCHOR_TEXT_MAX_CHARS, H1_MAX_CHARS, META_DESCRIPTION_MAX_CHARS, REL_MAX_CHARS } from '../../engine/parse/parse-html';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
@@ -104,6 +105,15 @@ describe('page analysis: what a crawl records for the results workbench (issue 1
       expect(JSON.parse(row.headers)).toMatchObject({ location });
     }
     expect(hop.get(crawlId, 'http://redirects.test/final.html')).toMatchObject({ status: 200, location: null, indexability: 'indexable' });
+  });
+
+  it('a page of megabytes (2.5 MB each of meta description, H1 and anchor text, a 900 KB rel) stores each field capped', async () => {
+    const { db, crawlId } = await crawl('bigmeta.test');
+    const page = db.prepare(`SELECT LENGTH(meta_description) AS description, LENGTH(h1) AS h1, LENGTH(response_headers_json) AS headers FROM pages WHERE crawl_id = ? AND http_status = 200`).get(crawlId);
+    expect(page).toEqual({ description: META_DESCRIPTION_MAX_CHARS, h1: H1_MAX_CHARS, headers: expect.any(Number) });
+    const link = db.prepare(`SELECT LENGTH(anchor_text) AS text, LENGTH(rel) AS rel FROM links WHERE crawl_id = ? AND kind = 'a'`).get(crawlId);
+    expect(link).toEqual({ text: ANCHOR_TEXT_MAX_CHARS, rel: expect.any(Number) });
+    expect((link as { rel: number }).rel).toBeLessThanOrEqual(REL_MAX_CHARS);
   });
 
   it('a URL robots.txt refuses is blocked, not an error, with the robots.txt line that matched, and never requested', async () => {
