@@ -185,6 +185,32 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/inner.html': page('Inner', 'inner'),
     '/legacy.html': page('Legacy', 'iframe href'),
   },
+  // What the results workbench analyses (issue 11): meta description, H1, canonical, robots
+  // directives in meta tags and headers, lang, anchor text with image alt, rel tokens. Every
+  // indexability verdict has a page: indexable (/), noindex, canonicalised, non-200 (/gone.html).
+  'analysis.test': {
+    '/': (_req, res) =>
+      sendHtml(
+        res,
+        `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>Analysis</title>
+        <meta name="description" content="  The analysis   fixture's home page ">
+        <link rel="canonical" href="HTTP://ANALYSIS.TEST:80/#top"></head>
+        <body><h1>Welcome <em>home</em></h1><p>Four words of text.</p>
+        <a href="/noindex.html">No <b>index</b></a> <a href="/canonicalised.html"><img src="/logo.png" alt="Canonical logo"></a>
+        <a href="/headers.html" rel="NoFollow">Header directives</a> <a href="/ad.html" rel="sponsored ugc">Ad</a> <a href="/gone.html">Gone</a></body></html>`,
+      ),
+    '/noindex.html': page('Noindex', 'hidden from search', '<meta name="robots" content="noindex, follow"><meta name="googlebot" content="noarchive">'),
+    '/canonicalised.html': page('Canonicalised', 'a copy', '<link rel="canonical" href="/">'),
+    '/headers.html': (_req, res) => sendHtml(res, '<p>Directives in headers</p>', 200, { 'x-robots-tag': 'noindex, nosnippet', 'content-language': 'de', link: '</>; rel="canonical"' }),
+    '/ad.html': page('Ad', 'sponsored'),
+  },
+  // A hostile page for the same fields: megabytes of meta description, H1, anchor text and rel (8.4 MB, under the 10 MB body cap).
+  'bigmeta.test': {
+    '/': (_req, res) => {
+      const huge = 'word '.repeat(500_000);
+      sendHtml(res, html('Big meta', `<h1>${huge}</h1><a href="/x" rel="${'nofollow '.repeat(100_000)}">${huge}</a>`, `<meta name="description" content="${huge}">`));
+    },
+  },
   // Meta robots nofollow: links on the page are not followed.
   'nofollow.test': {
     '/': page('Nofollow', '<a href="/hidden.html">hidden</a>', '<meta name="robots" content="nofollow">'),

@@ -219,6 +219,7 @@ export class CrawlService {
       queued: summary.queued,
       inFlight: 0,
       errors: summary.errors,
+      blocked: summary.blocked,
       pagesPerSecond: 0,
       elapsedMs: endedAtMs - summary.createdAtMs,
       refusedByRule: this.repository.refusalCounts(crawlId),

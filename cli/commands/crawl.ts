@@ -23,7 +23,8 @@ export const resolverFlags = {
 /**
  * `crawlbench crawl`: crawls from the seeds into `--db`, printing progress to stderr about once a
  * second and, with `--json`, one summary line on stdout:
- * `{"crawlId":N,"pagesFetched":N,"errors":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`.
+ * `{"crawlId":N,"pagesFetched":N,"errors":N,"blocked":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`
+ * (`blocked`: URLs robots.txt refused, not counted in `errors`).
  * @returns 0, or 2 for a malformed URL or flag, an unwritable db, or a seed that could not be fetched
  */
 export async function crawlCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -86,9 +87,11 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     const { crawlId, done } = service.start(positionals, settings);
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
-    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, frontier left ${summary.queued}, ${seconds} s\n`);
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`,
+      );
     }
     if (signals.received) return EXIT_SIGNAL[signals.received];
     const seedFailure = summary.fetched === 0 ? firstSeedError(db, crawlId) : null;
@@ -103,15 +106,17 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
 }
 
 function firstSeedError(db: ReturnType<typeof openDatabase>, crawlId: number): string | null {
-  const row = db.prepare(`SELECT url, error_code, error_reason FROM urls WHERE crawl_id = ? AND depth = 0 AND state = 'error' ORDER BY id LIMIT 1`).get(crawlId) as
-    | { url: string; error_code: string; error_reason: string }
-    | undefined;
-  return row ? `${row.url}: ${row.error_code}: ${row.error_reason}` : null;
+  // A seed robots.txt refuses is blocked, not failed, but the crawl got nowhere just the same.
+  const row = db
+    .prepare(`SELECT url, error_code, error_reason, robots_line FROM urls WHERE crawl_id = ? AND depth = 0 AND state IN ('error', 'blocked') ORDER BY id LIMIT 1`)
+    .get(crawlId) as { url: string; error_code: string; error_reason: string; robots_line: string | null } | undefined;
+  if (!row) return null;
+  return `${row.url}: ${row.error_code}: ${row.error_reason}${row.robots_line === null ? '' : ` (robots.txt line ${row.robots_line})`}`;
 }
 
 /** One stderr line of the housekeeping tick (IIR 20.2): crawled, frontier, hosts, rate, errors. */
 export function housekeepingLine(stats: HousekeepingStats): string {
-  return `fetched ${stats.fetched}  frontier ${stats.frontierSize} (${stats.inFlight} in flight)  hosts ${stats.activeHosts} active/${stats.knownHosts}  ${stats.pagesPerSecond} pages/s  errors ${stats.errors}  duplicates ${stats.duplicates}\n`;
+  return `fetched ${stats.fetched}  frontier ${stats.frontierSize} (${stats.inFlight} in flight)  hosts ${stats.activeHosts} active/${stats.knownHosts}  ${stats.pagesPerSecond} pages/s  errors ${stats.errors}  blocked ${stats.blocked}  duplicates ${stats.duplicates}\n`;
 }
 
 /** `--checkpoint-every MS`: automatic checkpoints for a file database. */

@@ -86,8 +86,10 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     rollbackLease?.release();
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
-    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, frontier left ${summary.queued}, ${seconds} s\n`);
-    if (values.json) io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, frontierLeft: summary.queued, seconds, db: values.db })}\n`);
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, frontierLeft: summary.queued, seconds, db: values.db })}\n`);
+    }
     return signals.received ? EXIT_SIGNAL[signals.received] : 0;
   } catch (error) {
     return failWith(io, error);

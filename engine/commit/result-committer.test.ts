@@ -20,7 +20,7 @@ function claimed(id: number, path = `p${id}`): ClaimedUrl {
 }
 
 function page(url: string, fields: Partial<PageResult> = {}): PageResult {
-  return { finalUrl: url, status: 200, contentType: 'text/html', bodyBytes: 10, truncated: false, fetchMs: 3, redirect: null, title: 'T', links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null, ...fields };
+  return { finalUrl: url, status: 200, contentType: 'text/html', bodyBytes: 10, truncated: false, fetchMs: 3, redirect: null, responseHeadersJson: '{}', title: 'T', metaDescription: null, h1: null, canonicalUrl: null, robotsDirectives: null, wordCount: null, lang: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null, ...fields };
 }
 
 function settledPage(url: ClaimedUrl, result: PageResult): SettledFetch {
@@ -76,8 +76,8 @@ describe('ResultCommitter', () => {
         from,
         page(from.url, {
           links: [
-            { url: 'http://a.test/x', kind: 'a' },
-            { url: 'http://a.test/x#part', kind: 'a' },
+            { url: 'http://a.test/x', kind: 'a', anchorText: 'X', rel: 'nofollow' },
+            { url: 'http://a.test/x#part', kind: 'a', anchorText: 'X again' },
             { url: 'mailto:me@a.test', kind: 'a' },
           ],
         }),
@@ -97,8 +97,8 @@ describe('ResultCommitter', () => {
       ['key:http://a.test/x', 1, 1],
     ]);
     expect(batch.links).toEqual([
-      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null },
-      { fromUrlId: 1, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol' },
+      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null, anchorText: 'X', element: 'a', rel: 'nofollow' },
+      { fromUrlId: 1, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol', anchorText: null, element: 'a', rel: null },
     ]);
     expect(batch.aliases).toEqual([
       { toKey: 'key:http://a.test/x', rawUrl: 'http://a.test/x', fromUrlId: 1 },

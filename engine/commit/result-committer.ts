@@ -7,9 +7,10 @@
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { LinkPipeline } from '../links/link-pipeline';
+import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlOutcome } from '../store/ports';
-import type { PageResult } from '../worker/protocol';
+import { linkElement, type PageResult } from '../worker/protocol';
 
 /**
  * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
@@ -156,6 +157,18 @@ export class ResultCommitter {
         textChars: content?.textChars ?? null,
         noindex: page.noindex,
         linksOverCap: page.linksOverCap,
+        responseHeadersJson: page.responseHeadersJson,
+        metaDescription: page.metaDescription,
+        h1: page.h1,
+        canonicalUrl: page.canonicalUrl,
+        robotsDirectives: page.robotsDirectives,
+        indexability: pageIndexability({
+          status: page.status,
+          robotsDirectives: page.robotsDirectives,
+          canonicalisedElsewhere: canonicalisedElsewhere(url.url, page.canonicalUrl, (other) => this.options.links.normalizedKey(other)),
+        }),
+        wordCount: page.wordCount,
+        lang: page.lang,
       },
       text: content && content.excerpt !== '' ? content.excerpt : null,
       // Content-seen test (seed 003): only successful pages take part; error pages often share
@@ -185,7 +198,7 @@ export class ResultCommitter {
     const verdict = this.options.links.redirect(url, page.redirect!);
     if (verdict.candidate === null) {
       batch.outcomes.push({ kind: 'done', url, disposition });
-      batch.links.push({ fromUrlId: url.id, rawUrl: verdict.raw, toKey: null, kind: 'redirect', refusedBy: verdict.refusedBy });
+      batch.links.push({ fromUrlId: url.id, rawUrl: verdict.raw, toKey: null, kind: 'redirect', refusedBy: verdict.refusedBy, element: linkElement('redirect') });
       return;
     }
     const target = verdict.candidate;

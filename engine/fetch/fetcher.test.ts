@@ -112,6 +112,8 @@ describe('Fetcher', () => {
     expect(outcome.redirectChain).toEqual([]);
     expect(outcome.headers['x-robots-tag']).toBe('noindex');
     expect(outcome.headers['x-other']).toBeUndefined();
+    // Every header is recorded with the page, the ones the crawler does not act on too.
+    expect(JSON.parse(outcome.responseHeadersJson)).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex', 'x-other': 'dropped' });
     expect(outcome.fetchMs).toBeGreaterThanOrEqual(0);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'GET', url: '/page', userAgent: 'CrawlbenchTest/1.0' });

@@ -6,6 +6,7 @@ import { CodedError, type ErrorInfo } from '../../shared/types/result';
 import { readCappedBody, type CappedBody } from './body';
 import type { HostResolver } from './dns';
 import { REDIRECT_STATUSES, redirectTarget, type RedirectTarget } from './redirects';
+import { recordResponseHeaders } from './response-headers';
 
 /** One hop of a redirect chain: the URL requested and the status it answered. */
 export interface RedirectHop {
@@ -20,8 +21,10 @@ export interface FetchedResponse {
   finalUrl: string;
   status: number;
   contentType: string | undefined;
-  /** Selected response headers, lowercased names. */
+  /** Selected response headers (KEPT_HEADERS), lowercased names: what the crawler acts on. */
   headers: Record<string, string>;
+  /** Every response header of the last request as JSON, capped at 16 KiB (response-headers.ts). */
+  responseHeadersJson: string;
   body: Buffer;
   wireBytes: number;
   truncated: boolean;
@@ -62,7 +65,7 @@ export interface FetcherOptions {
   hopDelayMs?: (hopFetchMs: number) => number;
 }
 
-const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'last-modified', 'etag', 'location', 'retry-after', 'x-robots-tag', 'link'];
+const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'last-modified', 'etag', 'location', 'retry-after', 'x-robots-tag', 'link'];
 
 /**
  * The fetch module (IIR 20.2): GET over undici with keep-alive per origin, the crawler's own
@@ -127,6 +130,7 @@ export class Fetcher {
           status: response.statusCode,
           contentType: headers['content-type'],
           headers,
+          responseHeadersJson: recordResponseHeaders(response.headers),
           body: body.bytes,
           wireBytes: body.wireBytes,
           truncated: body.truncated,

@@ -8,7 +8,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import type { Result } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
-import type { LinkKind, PageResult } from '../worker/protocol';
+import { linkElement, type LinkKind, type PageResult } from '../worker/protocol';
 import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
@@ -32,6 +32,9 @@ export interface PendingLink {
   /** The target's normalized key; null when refused. */
   key: string | null;
   refusedBy: LinkRuleName | null;
+  /** The link's text and rel tokens as the worker sent them (absent when none). */
+  anchorText?: string;
+  rel?: string;
 }
 
 /** A page's links, sorted: the candidates (in link order) and every link to store. */
@@ -84,26 +87,26 @@ export class LinkPipeline {
     const depth = from.depth + 1;
     const candidates: FrontierCandidate[] = [];
     const links: PendingLink[] = [];
-    const refuse = (raw: string, kind: LinkKind, rule: LinkRuleName) => {
+    const refuse = (link: PageResult['links'][number], rule: LinkRuleName) => {
       this.options.countRefusal(rule);
-      links.push({ raw: raw.slice(0, STORED_RAW_URL_CHARS), kind, key: null, refusedBy: rule });
+      links.push({ raw: link.url.slice(0, STORED_RAW_URL_CHARS), kind: link.kind, key: null, refusedBy: rule, anchorText: link.anchorText, rel: link.rel });
     };
     const { maxUrlLength } = this.options.settings;
     for (const link of page.links) {
       // By length before any other work: a too-long URL is never parsed, normalized nor cached.
       if (link.tooLong === true || link.url.length > maxUrlLength) {
-        refuse(link.url, link.kind, 'url-length');
+        refuse(link, 'url-length');
         continue;
       }
       const target = this.linkTarget(link.url);
       const identity = target.identity;
       if (identity === null) {
-        refuse(link.url, link.kind, target.refusal ?? 'invalid-url');
+        refuse(link, target.refusal ?? 'invalid-url');
         continue;
       }
       const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow });
       if (rule !== null) {
-        refuse(link.url, link.kind, rule);
+        refuse(link, rule);
         continue;
       }
       candidates.push({
@@ -115,7 +118,7 @@ export class LinkPipeline {
         depth,
         discoveredFrom: from.id,
       });
-      links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null });
+      links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
     // Links past the page's cap were not passed on: counted, and stored with the page.
@@ -140,7 +143,16 @@ export class LinkPipeline {
       const rowKey = link.key !== null ? `t\u0000${link.kind}\u0000${link.key}` : `r\u0000${link.kind}\u0000${link.raw}`;
       if (written.has(rowKey)) continue;
       written.add(rowKey);
-      rows.push({ fromUrlId, rawUrl: link.raw, toKey: link.key, kind: link.kind, refusedBy: link.refusedBy });
+      rows.push({
+        fromUrlId,
+        rawUrl: link.raw,
+        toKey: link.key,
+        kind: link.kind,
+        refusedBy: link.refusedBy,
+        anchorText: link.anchorText ?? null,
+        element: linkElement(link.kind),
+        rel: link.rel ?? null,
+      });
     }
     return { links: rows, aliases };
   }
@@ -175,6 +187,14 @@ export class LinkPipeline {
       redirectHops: from.redirectHops + 1,
     };
     return { raw, candidate, refusedBy: null };
+  }
+
+  /**
+   * The normalized key of `url` under the crawl's profile (the URL-seen test's identity), or null
+   * when it cannot be normalized or its scheme is not crawled. Cached like links' targets.
+   */
+  normalizedKey(url: string): string | null {
+    return this.linkTarget(url).identity?.normalizedKey ?? null;
   }
 
   /**

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedResponse } from '../fetch/fetcher';
-import { isHtml, processFetch } from './page-processor';
+import type { DiscoveredLink } from '../worker/protocol';
+import { canonicalTarget, headerDirectives, isHtml, processFetch } from './page-processor';
+
+/** Links without their anchor text and rel (tests of resolution compare URLs and kinds only). */
+function addresses<T extends DiscoveredLink | DiscoveredLink[] | undefined>(links: T): T {
+  const strip = ({ anchorText: _text, rel: _rel, ...address }: DiscoveredLink): DiscoveredLink => address;
+  return (Array.isArray(links) ? links.map(strip) : links === undefined ? undefined : strip(links)) as T;
+}
 
 function response(overrides: Partial<FetchedResponse> & { html?: string } = {}): FetchedResponse {
   const { html, ...rest } = overrides;
@@ -11,6 +18,7 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     status: 200,
     contentType: 'text/html; charset=utf-8',
     headers: { 'content-type': 'text/html; charset=utf-8' },
+    responseHeadersJson: '{"content-type":"text/html; charset=utf-8"}',
     wireBytes: body.length,
     truncated: false,
     redirectChain: [],
@@ -75,7 +83,7 @@ describe('processFetch', () => {
 
   it('resolves relative links against the final URL', () => {
     const html = '<a href="other.html">1</a><a href="/root">2</a><a href="../up?q=1#frag">3</a><a href="//cdn.test/x">4</a><a href="https://abs.test/y">5</a>';
-    expect(processFetch(response({ html })).links).toEqual([
+    expect(addresses(processFetch(response({ html })).links)).toEqual([
       { url: 'http://site.test/dir/other.html', kind: 'a' },
       { url: 'http://site.test/root', kind: 'a' },
       { url: 'http://site.test/up?q=1#frag', kind: 'a' },
@@ -86,7 +94,7 @@ describe('processFetch', () => {
 
   it('resolves links against <base href>, itself resolved against the final URL', () => {
     const html = '<head><base href="/base/sub/"></head><a href="x.html">x</a><link rel="canonical" href="../canon">';
-    expect(processFetch(response({ html })).links).toEqual([
+    expect(addresses(processFetch(response({ html })).links)).toEqual([
       { url: 'http://site.test/base/sub/x.html', kind: 'a' },
       { url: 'http://site.test/base/canon', kind: 'canonical' },
     ]);
@@ -94,12 +102,12 @@ describe('processFetch', () => {
 
   it('uses an absolute <base href> on another host', () => {
     const html = '<base href="https://mirror.test/m/"><a href="x">x</a>';
-    expect(processFetch(response({ html })).links).toEqual([{ url: 'https://mirror.test/m/x', kind: 'a' }]);
+    expect(addresses(processFetch(response({ html })).links)).toEqual([{ url: 'https://mirror.test/m/x', kind: 'a' }]);
   });
 
   it('resolves against the final URL of the response', () => {
     const result = processFetch(response({ html: '<a href="next">n</a>', finalUrl: 'http://other.test/moved/here' }));
-    expect(result.links).toEqual([{ url: 'http://other.test/moved/next', kind: 'a' }]);
+    expect(addresses(result.links)).toEqual([{ url: 'http://other.test/moved/next', kind: 'a' }]);
   });
 
   it('a redirect answer keeps its target and status, and its body is neither parsed nor fingerprinted (RFC 9110 §15.4)', () => {
@@ -112,12 +120,12 @@ describe('processFetch', () => {
 
   it('ignores an unusable <base href> and falls back to the final URL', () => {
     const html = '<base href="http://[bad"><a href="x">x</a>';
-    expect(processFetch(response({ html })).links).toEqual([{ url: 'http://site.test/dir/x', kind: 'a' }]);
+    expect(addresses(processFetch(response({ html })).links)).toEqual([{ url: 'http://site.test/dir/x', kind: 'a' }]);
   });
 
   it('decodes &amp; in hrefs before resolving', () => {
     const result = processFetch(response({ html: '<a href="/s?a=1&amp;b=2">s</a>' }));
-    expect(result.links).toEqual([{ url: 'http://site.test/s?a=1&b=2', kind: 'a' }]);
+    expect(addresses(result.links)).toEqual([{ url: 'http://site.test/s?a=1&b=2', kind: 'a' }]);
   });
 
   it('passes javascript:, mailto:, data:, tel: and ftp: links on (the link rules count them under protocol) and counts only malformed hrefs as unresolvable', () => {
@@ -133,7 +141,7 @@ describe('processFetch', () => {
     ].join('');
     const result = processFetch(response({ html }));
     expect(result.links.map((link) => link.url.split(':')[0])).toEqual(['javascript', 'javascript', 'mailto', 'data', 'tel', 'ftp', 'http']);
-    expect(result.links.at(-1)).toEqual({ url: 'http://site.test/kept', kind: 'a' });
+    expect(addresses(result.links.at(-1))).toEqual({ url: 'http://site.test/kept', kind: 'a' });
     // A long data: URL is cut: the rules only need its scheme.
     expect(result.links[3]!.url.length).toBeLessThanOrEqual(256);
     expect(result.unresolvableLinks).toBe(1);
@@ -165,13 +173,13 @@ describe('processFetch', () => {
     const body = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.from('<a href="/x">')]);
     const result = processFetch(response({ body, contentType: undefined, headers: {} }));
     expect(result.contentType).toBeNull();
-    expect(result.links).toEqual([]);
+    expect(addresses(result.links)).toEqual([]);
   });
 
   it('parses a body without a content type when it sniffs as HTML', () => {
     const result = processFetch(response({ html: '<!doctype html><title>Sniffed</title><a href="s">s</a>', contentType: undefined, headers: {} }));
     expect(result.title).toBe('Sniffed');
-    expect(result.links).toEqual([{ url: 'http://site.test/dir/s', kind: 'a' }]);
+    expect(addresses(result.links)).toEqual([{ url: 'http://site.test/dir/s', kind: 'a' }]);
   });
 
   it('decodes the body with the declared charset before parsing', () => {
@@ -190,15 +198,15 @@ describe('processFetch: links too long or past the cap (issue 9)', () => {
     const long = `/x/${'a'.repeat(60 * 1024)}`;
     const result = processFetch(response({ html: `<a href="${long}">1</a><a href="${long}">again</a><a href="/ok">ok</a>` }), { maxUrlLength: 2048 });
     expect(result.links).toHaveLength(2);
-    expect(result.links[0]).toEqual({ url: long.slice(0, 2048), kind: 'a', tooLong: true });
-    expect(result.links[1]).toEqual({ url: 'http://site.test/ok', kind: 'a' });
+    expect(addresses(result.links[0])).toEqual({ url: long.slice(0, 2048), kind: 'a', tooLong: true });
+    expect(addresses(result.links[1])).toEqual({ url: 'http://site.test/ok', kind: 'a' });
     // The whole message the worker posts stays small.
     expect(JSON.stringify(result.links).length).toBeLessThan(3_000);
   });
 
   it('refuses a short href that resolves to a URL longer than maxUrlLength', () => {
     const result = processFetch(response({ finalUrl: `http://site.test/${'d/'.repeat(40)}`, html: '<a href="page.html">p</a>' }), { maxUrlLength: 64 });
-    expect(result.links).toEqual([{ url: `http://site.test/${'d/'.repeat(40)}page.html`, kind: 'a', tooLong: true }]);
+    expect(addresses(result.links)).toEqual([{ url: `http://site.test/${'d/'.repeat(40)}page.html`, kind: 'a', tooLong: true }]);
   });
 
   it('counts links past the per-page cap', async () => {
@@ -207,5 +215,63 @@ describe('processFetch: links too long or past the cap (issue 9)', () => {
     const result = processFetch(response({ html }));
     expect(result.links).toHaveLength(MAX_LINKS_PER_PAGE);
     expect(result.linksOverCap).toBe(7);
+  });
+});
+
+describe('processFetch page analysis (issue 11)', () => {
+  it('records the page fields: headers, meta description, H1, canonical resolved against <base> without fragment, directives, words, lang', () => {
+    const html = `<html lang="en"><head><base href="/base/"><meta name="description" content="About us">
+      <meta name="robots" content="noarchive"><link rel="canonical" href="../canon.html#top"></head>
+      <body><h1>Welcome</h1><p>one two three</p><a href="/x" rel="UGC">Link text</a></body></html>`;
+    const result = processFetch(response({ html, headers: { 'content-type': 'text/html', 'x-robots-tag': 'NoIndex, googlebot:nofollow' }, responseHeadersJson: '{"x":"y"}' }));
+    expect(result).toMatchObject({
+      responseHeadersJson: '{"x":"y"}',
+      metaDescription: 'About us',
+      h1: 'Welcome',
+      canonicalUrl: 'http://site.test/canon.html',
+      robotsDirectives: 'noarchive, noindex, googlebot: nofollow',
+      wordCount: 6,
+      lang: 'en',
+    });
+    expect(result.links).toContainEqual({ url: 'http://site.test/x', kind: 'a', anchorText: 'Link text', rel: 'ugc' });
+  });
+
+  it('takes the canonical from a Link header when the page names none, and Content-Language when there is no <html lang>', () => {
+    const result = processFetch(
+      response({ html: '<p>x</p>', headers: { 'content-type': 'text/html', link: '</style.css>; rel=preload, <../other#a>; rel="canonical"', 'content-language': 'de' } }),
+    );
+    expect(result).toMatchObject({ canonicalUrl: 'http://site.test/other', lang: 'de', robotsDirectives: null, metaDescription: null, h1: null });
+  });
+
+  it('the page’s own <link rel=canonical> wins over the Link header', () => {
+    const result = processFetch(response({ html: '<link rel="canonical" href="/mine">', headers: { 'content-type': 'text/html', link: '</header>; rel=canonical' } }));
+    expect(result.canonicalUrl).toBe('http://site.test/mine');
+  });
+
+  it('a non-HTML answer keeps its header fields (a PDF with X-Robots-Tag and a canonical Link) and has no word count', () => {
+    const result = processFetch(
+      response({ contentType: 'application/pdf', body: Buffer.from('%PDF'), headers: { 'content-type': 'application/pdf', 'x-robots-tag': 'noindex', link: '<http://site.test/doc.html>; rel="canonical"' } }),
+    );
+    expect(result).toMatchObject({ canonicalUrl: 'http://site.test/doc.html', robotsDirectives: 'noindex', wordCount: null, h1: null });
+  });
+
+  it('an HTML page without text has 0 words; a canonical to another scheme is no canonical', () => {
+    expect(processFetch(response({ html: '<link rel="canonical" href="mailto:a@b.test"><img src="/x.png">' }))).toMatchObject({ wordCount: 0, canonicalUrl: null });
+  });
+});
+
+describe('canonicalTarget and headerDirectives', () => {
+  it.each([
+    ['/b#top', 'http://a.test/x/', 'http://a.test/b'],
+    ['c', 'http://a.test/x/', 'http://a.test/x/c'],
+    ['javascript:void(0)', 'http://a.test/', null],
+    ['http://[bad', 'http://a.test/', null],
+  ])('canonicalTarget(%j, %j) → %j', (href, base, expected) => {
+    expect(canonicalTarget(href, base)).toBe(expected);
+  });
+
+  it('splits X-Robots-Tag on commas, lower case, a user-agent prefix kept on its directive', () => {
+    expect(headerDirectives('NoIndex,  googlebot:  nofollow, , max-snippet : 20')).toEqual(['noindex', 'googlebot: nofollow', 'max-snippet: 20']);
+    expect(headerDirectives(undefined)).toEqual([]);
   });
 });

@@ -4,13 +4,68 @@ import { decodeHtml } from './charset';
 import { textSketch } from '../dedupe/shingles';
 import type { FetchedResponse } from '../fetch/fetcher';
 import { STORED_RAW_URL_CHARS } from '../links/link-rules';
-import { parseHtml } from './parse-html';
+import { parseLinkHeader } from '../../shared/url/link-header';
+import { LANG_MAX_CHARS, parseHtml } from './parse-html';
 import type { DiscoveredLink, PageResult } from '../worker/protocol';
 
 /** Non-HTTP links are passed on for counting only, cut to this length. */
 const MAX_OTHER_SCHEME_CHARS = 256;
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/** Characters of the merged robots directives kept. */
+export const ROBOTS_DIRECTIVES_MAX_CHARS = 512;
+
+/**
+ * `href` resolved against `base` as an absolute http(s) URL without fragment, at most
+ * STORED_RAW_URL_CHARS; null when it does not resolve or names another scheme.
+ * @example canonicalTarget('/b#top', 'http://a.test/x/') → 'http://a.test/b'
+ */
+export function canonicalTarget(href: string, base: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  return url.href.slice(0, STORED_RAW_URL_CHARS);
+}
+
+/**
+ * Directives of an X-Robots-Tag header (comma-separated; repeats already joined with ", "), lower
+ * case, whitespace collapsed. A user-agent prefix stays on its directive (`googlebot: noindex`).
+ * @example headerDirectives('NoIndex,  googlebot:  nofollow') → ['noindex', 'googlebot: nofollow']
+ */
+export function headerDirectives(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .slice(0, 4 * ROBOTS_DIRECTIVES_MAX_CHARS)
+    .toLowerCase()
+    .split(',')
+    .map((directive) => directive.replace(/\s+/g, ' ').replace(/\s*:\s*/, ': ').trim())
+    .filter((directive) => directive !== '');
+}
+
+/** Meta and header directives as one string: repeats dropped, ", "-separated, capped; null when none. */
+function mergeDirectives(meta: readonly string[], header: readonly string[]): string | null {
+  const merged = [...new Set([...meta, ...header])].join(', ');
+  return merged === '' ? null : merged.slice(0, ROBOTS_DIRECTIVES_MAX_CHARS);
+}
+
+/** The canonical target a `Link` header names (RFC 8288 §3, resolved against the URL fetched), or null. */
+function headerCanonical(linkHeader: string | undefined, finalUrl: string): string | null {
+  if (linkHeader === undefined) return null;
+  const link = parseLinkHeader(linkHeader.slice(0, 64 * 1024)).find((candidate) => candidate.rels.includes('canonical'));
+  return link === undefined ? null : canonicalTarget(link.target, finalUrl);
+}
+
+/** Content-Language, trimmed and capped; null when absent or empty. */
+function headerLang(value: string | undefined): string | null {
+  const lang = (value ?? '').trim().slice(0, LANG_MAX_CHARS);
+  return lang === '' ? null : lang;
+}
 
 /** True when a response should be parsed as HTML (by Content-Type; none given → sniff for `<html`). */
 export function isHtml(contentType: string | undefined, body: Uint8Array): boolean {
@@ -65,7 +120,15 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
     truncated: response.truncated,
     fetchMs: response.fetchMs,
     redirect: response.redirect,
+    responseHeadersJson: response.responseHeadersJson,
     title: null,
+    metaDescription: null,
+    h1: null,
+    // Headers speak for any answer (a PDF names its canonical and X-Robots-Tag only there).
+    canonicalUrl: headerCanonical(response.headers['link'], response.finalUrl),
+    robotsDirectives: mergeDirectives([], headerDirectives(response.headers['x-robots-tag'])),
+    wordCount: null,
+    lang: headerLang(response.headers['content-language']),
     links: [],
     unresolvableLinks: 0,
     linksOverCap: 0,
@@ -131,12 +194,23 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
     const key = link.kind === 'a' ? href : `${link.kind} ${href}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    links.push({ url: href, kind: link.kind });
+    const discovered: DiscoveredLink = { url: href, kind: link.kind };
+    if (link.anchorText !== undefined) discovered.anchorText = link.anchorText;
+    if (link.rel !== undefined) discovered.rel = link.rel;
+    links.push(discovered);
   }
+  const content = fingerprintText(parsed.text, options.excerptChars ?? 0);
   return {
     ...base,
-    content: fingerprintText(parsed.text, options.excerptChars ?? 0),
+    content,
     title: parsed.title,
+    metaDescription: parsed.metaDescription,
+    h1: parsed.h1,
+    // The page's own <link rel=canonical> first; the header when the page names none.
+    canonicalUrl: (parsed.canonicalHref === null ? null : canonicalTarget(parsed.canonicalHref, baseUrl)) ?? base.canonicalUrl,
+    robotsDirectives: mergeDirectives(parsed.robotsDirectives, headerDirectives(response.headers['x-robots-tag'])),
+    wordCount: content?.words ?? 0,
+    lang: parsed.lang ?? base.lang,
     links,
     unresolvableLinks: unresolvable,
     linksOverCap: parsed.linksOverCap,

@@ -8,8 +8,8 @@ describe('parseHtml', () => {
         <body><a href="/a">A</a><map><area href="/area" alt=""></map>
         <frameset><frame src="/frame"></frameset><iframe src="/iframe"></iframe></body></html>`;
       expect(parseHtml(html).links).toEqual([
-        { href: '/canon', kind: 'canonical' },
-        { href: '/a', kind: 'a' },
+        { href: '/canon', kind: 'canonical', rel: 'canonical' },
+        { href: '/a', kind: 'a', anchorText: 'A' },
         { href: '/area', kind: 'area' },
         { href: '/frame', kind: 'frame' },
         { href: '/iframe', kind: 'iframe' },
@@ -22,7 +22,7 @@ describe('parseHtml', () => {
     });
 
     it('matches rel=canonical case-insensitively and among other rel tokens', () => {
-      expect(parseHtml('<LINK REL="Alternate CANONICAL" HREF="/c">').links).toEqual([{ href: '/c', kind: 'canonical' }]);
+      expect(parseHtml('<LINK REL="Alternate CANONICAL" HREF="/c">').links).toEqual([{ href: '/c', kind: 'canonical', rel: 'alternate canonical' }]);
       expect(parseHtml('<link rel="canonicalish" href="/no">').links).toEqual([]);
     });
 
@@ -32,7 +32,7 @@ describe('parseHtml', () => {
     });
 
     it('trims whitespace around hrefs', () => {
-      expect(parseHtml('<a href="\n  /x  \t">x</a>').links).toEqual([{ href: '/x', kind: 'a' }]);
+      expect(parseHtml('<a href="\n  /x  \t">x</a>').links).toEqual([{ href: '/x', kind: 'a', anchorText: 'x' }]);
     });
 
     it('decodes entities in hrefs', () => {
@@ -41,7 +41,7 @@ describe('parseHtml', () => {
     });
 
     it('handles uppercase tag and attribute names and unquoted attributes', () => {
-      expect(parseHtml('<A HREF=/upper>x</A>').links).toEqual([{ href: '/upper', kind: 'a' }]);
+      expect(parseHtml('<A HREF=/upper>x</A>').links).toEqual([{ href: '/upper', kind: 'a', anchorText: 'x' }]);
     });
   });
 
@@ -56,7 +56,7 @@ describe('parseHtml', () => {
     });
 
     it('is not itself a link', () => {
-      expect(parseHtml('<base href="/d/"><a href="x">X</a>').links).toEqual([{ href: 'x', kind: 'a' }]);
+      expect(parseHtml('<base href="/d/"><a href="x">X</a>').links).toEqual([{ href: 'x', kind: 'a', anchorText: 'X' }]);
     });
   });
 
@@ -117,15 +117,15 @@ describe('parseHtml', () => {
       const parsed = parseHtml(html);
       expect(parsed.links).toHaveLength(100_000);
       expect(parsed.linksTruncated).toBe(false);
-      expect(parsed.links[0]).toEqual({ href: '/p0', kind: 'a' });
-      expect(parsed.links[99_999]).toEqual({ href: '/p99999', kind: 'a' });
+      expect(parsed.links[0]).toEqual({ href: '/p0', kind: 'a', anchorText: '0' });
+      expect(parsed.links[99_999]).toEqual({ href: '/p99999', kind: 'a', anchorText: '99999' });
     });
 
     it('keeps maxLinks links and sets linksTruncated when there are more', () => {
       const html = Array.from({ length: 100_000 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
       const parsed = parseHtml(html, { maxLinks: 1_000 });
       expect(parsed.links).toHaveLength(1_000);
-      expect(parsed.links.at(-1)).toEqual({ href: '/p999', kind: 'a' });
+      expect(parsed.links.at(-1)).toEqual({ href: '/p999', kind: 'a', anchorText: '999' });
       expect(parsed.linksTruncated).toBe(true);
       expect(parsed.linksOverCap).toBe(99_000);
     });
@@ -142,7 +142,7 @@ describe('parseHtml', () => {
       const started = performance.now();
       const parsed = parseHtml(html);
       expect(performance.now() - started).toBeLessThan(5_000);
-      expect(parsed.links).toEqual([{ href: '/bottom', kind: 'a' }]);
+      expect(parsed.links).toEqual([{ href: '/bottom', kind: 'a', anchorText: 'b' }]);
       expect(parsed.title).toBe('deep');
     });
 
@@ -153,7 +153,88 @@ describe('parseHtml', () => {
 
     it('survives junk: unterminated attributes and stray brackets', () => {
       const parsed = parseHtml('<<a href="/ok">x</a> <a href="/unterminated>y</a> <a href=/z>z');
-      expect(parsed.links[0]).toEqual({ href: '/ok', kind: 'a' });
+      expect(parsed.links[0]).toEqual({ href: '/ok', kind: 'a', anchorText: 'x' });
+    });
+  });
+});
+
+describe('parseHtml page analysis (issue 11)', () => {
+  describe('anchor text and rel', () => {
+    it('is the <a> text with inline tags joined, whitespace collapsed, and the alt of images inside it', () => {
+      const { links } = parseHtml('<a href="/x">\n  Read <b>the</b>\tdocs <img src="/i.png" alt="Python logo"> now</a>');
+      expect(links).toEqual([{ href: '/x', kind: 'a', anchorText: 'Read the docs Python logo now' }]);
+    });
+
+    it('an image-only link has its alt as text; a link without text has none', () => {
+      expect(parseHtml('<a href="/i"><img src="/i.png" alt="Home"></a><a href="/e"><img src="/e.png"></a>').links).toEqual([
+        { href: '/i', kind: 'a', anchorText: 'Home' },
+        { href: '/e', kind: 'a' },
+      ]);
+    });
+
+    it('an <area> has its alt; an unclosed <a> ends at the next <a>; script text is not anchor text', () => {
+      const { links } = parseHtml('<map><area href="/m" alt=" Map  area "></map><a href="/1">one<a href="/2">two<script>x()</script></a><p>after</p>');
+      expect(links).toEqual([
+        { href: '/m', kind: 'area', anchorText: 'Map area' },
+        { href: '/1', kind: 'a', anchorText: 'one' },
+        { href: '/2', kind: 'a', anchorText: 'two' },
+      ]);
+    });
+
+    it('decodes entities and caps anchor text at ANCHOR_TEXT_MAX_CHARS', async () => {
+      const { ANCHOR_TEXT_MAX_CHARS } = await import('./parse-html');
+      expect(parseHtml('<a href="/t">Tom &amp; Jerry</a>').links[0]!.anchorText).toBe('Tom & Jerry');
+      const long = parseHtml(`<a href="/l">${'word '.repeat(100_000)}</a>`).links[0]!.anchorText!;
+      expect(long).toHaveLength(ANCHOR_TEXT_MAX_CHARS);
+      expect(long.startsWith('word word')).toBe(true);
+    });
+
+    it('keeps rel tokens lower case and single-spaced (nofollow, sponsored, ugc); absent when empty', () => {
+      const { links } = parseHtml('<a href="/s" rel=" NoFollow\n Sponsored ugc">s</a><a href="/n" rel="">n</a>');
+      expect(links).toEqual([
+        { href: '/s', kind: 'a', anchorText: 's', rel: 'nofollow sponsored ugc' },
+        { href: '/n', kind: 'a', anchorText: 'n' },
+      ]);
+    });
+  });
+
+  describe('page fields', () => {
+    it('reads the meta description, first H1, canonical href, robots and googlebot directives and lang', () => {
+      const parsed = parseHtml(`<!doctype html><html lang=" de-AT "><head>
+        <meta name="Description" content="  A page\n about   things ">
+        <meta name="description" content="second">
+        <meta name="robots" content="NOINDEX, max-snippet:50">
+        <meta name="googlebot" content="noarchive, noindex">
+        <link rel="canonical" href=" /canon#top "><link rel="canonical" href="/second">
+        </head><body><h1> Main  <em>title</em>
+        </h1><h1>Second</h1></body></html>`);
+      expect(parsed).toMatchObject({
+        metaDescription: 'A page about things',
+        h1: 'Main title',
+        canonicalHref: '/canon#top',
+        robotsDirectives: ['noindex', 'max-snippet:50', 'noarchive'],
+        lang: 'de-AT',
+      });
+      // Link following obeys meta robots only (googlebot directives are recorded, not obeyed).
+      expect(parsed.metaRobots).toEqual({ noindex: true, nofollow: false });
+    });
+
+    it('is null for each field the page lacks; an empty H1 is the empty string', () => {
+      expect(parseHtml('<html><body><h1>  </h1><p>x</p></body></html>')).toMatchObject({ metaDescription: null, h1: '', canonicalHref: null, robotsDirectives: [], lang: null });
+    });
+
+    it('an unclosed H1 ends with the document; an <h1> in a script is not the heading', () => {
+      expect(parseHtml('<script>"<h1>no</h1>"</script><h1>Unclosed   heading').h1).toBe('Unclosed heading');
+    });
+
+    it('caps each stored string whatever the page sends (a 10 MB meta description, H1, lang)', async () => {
+      const { H1_MAX_CHARS, META_DESCRIPTION_MAX_CHARS, LANG_MAX_CHARS } = await import('./parse-html');
+      const huge = 'x'.repeat(10 * 1024 * 1024);
+      const parsed = parseHtml(`<html lang="${huge}"><meta name="description" content="${huge}"><meta name="robots" content="${'a,'.repeat(100_000)}"><h1>${huge}</h1>`);
+      expect(parsed.metaDescription).toHaveLength(META_DESCRIPTION_MAX_CHARS);
+      expect(parsed.h1).toHaveLength(H1_MAX_CHARS);
+      expect(parsed.lang).toHaveLength(LANG_MAX_CHARS);
+      expect(parsed.robotsDirectives).toEqual(['a']);
     });
   });
 });

@@ -16,9 +16,16 @@ describe('RobotsCache (RFC 9309 §2.3.1)', () => {
     const c = cache();
     c.decide('http://a.test/x', 0);
     c.record(robots(200, 'User-agent: *\nDisallow: /private/\nAllow: /private/ok\nCrawl-delay: 10\n'), 0);
-    expect(c.decide('http://a.test/private/secret', 1)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://a.test/private/secret', 1)).toEqual({ kind: 'disallowed', robotsLine: '2: Disallow: /private/' });
     expect(c.decide('http://a.test/private/ok', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 2_000 });
     expect(c.decide('http://a.test/public', 1)).toEqual({ kind: 'allowed', crawlDelayMs: 2_000 });
+  });
+
+  it('quotes the deciding rule as written (comments, case and escapes kept), past CRLF and CR line ends and a BOM', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.record(robots(200, '\ufeffUser-agent: *\r\n# keep out\r\n  DISALLOW: /%7Eadmin   # staff only\rAllow: /\n'), 0);
+    expect(c.decide('http://a.test/~admin/x', 1)).toEqual({ kind: 'disallowed', robotsLine: '3: DISALLOW: /%7Eadmin   # staff only' });
   });
 
   it('treats 4xx as no rules (everything allowed)', () => {
@@ -60,7 +67,7 @@ describe('RobotsCache (RFC 9309 §2.3.1)', () => {
     const c = cache();
     c.decide('http://a.test/x', 0);
     c.record(robots(200, 'User-agent: *\nDisallow: /\n'), 0);
-    expect(c.decide('http://a.test/x', 999)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://a.test/x', 999)).toEqual({ kind: 'disallowed', robotsLine: '2: Disallow: /' });
     expect(c.decide('http://a.test/x', 1_000)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
   });
 });
@@ -75,7 +82,7 @@ describe('RobotsCache memory (issue 9, defect 3)', () => {
       c.record({ url: `http://h${k}.test/robots.txt`, status: 200, text, error: null, fetchMs: 1 }, 0);
     }
     expect(c.bytes).toBeLessThanOrEqual(ROBOTS_CACHE_BYTES);
-    expect(c.decide('http://h119.test/x/y/z', 1)).toEqual({ kind: 'disallowed' });
+    expect(c.decide('http://h119.test/x/y/z', 1)).toEqual({ kind: 'disallowed', robotsLine: '2: Disallow: /x/y/z' });
     expect(c.decide('http://h0.test/x/y/z', 1)).toEqual({ kind: 'fetch', robotsUrl: 'http://h0.test/robots.txt' });
   });
 });

@@ -23,7 +23,8 @@ function originStateBytes(origin: string, state: OriginState): number {
 /** What the scheduler must do with a URL about to be fetched, as far as robots.txt goes. */
 export type RobotsDecision =
   | { kind: 'allowed'; crawlDelayMs: number }
-  | { kind: 'disallowed' }
+  /** robots.txt refuses the URL; `robotsLine` quotes the rule (`12: Disallow: /private/`, RobotsTxt.ruleLine). */
+  | { kind: 'disallowed'; robotsLine: string | null }
   /** No rules yet: fetch `robotsUrl` (the caller dispatches it and calls {@link RobotsCache.record}). */
   | { kind: 'fetch'; robotsUrl: string }
   /** The origin's robots.txt is being fetched: hold the URL until it arrives. */
@@ -93,7 +94,8 @@ export class RobotsCache {
         return { kind: 'fetch', robotsUrl };
       case 'ready': {
         if (!entry.rules) return { kind: 'allowed', crawlDelayMs: 0 };
-        if (!entry.rules.isAllowed(url, this.options.userAgent)) return { kind: 'disallowed' };
+        const verdict = entry.rules.check(url, this.options.userAgent);
+        if (!verdict.allowed) return { kind: 'disallowed', robotsLine: verdict.matchedLine === null ? null : entry.rules.ruleLine(verdict.matchedLine) };
         const delay = entry.rules.crawlDelayMs(this.options.userAgent) ?? 0;
         return { kind: 'allowed', crawlDelayMs: Math.min(delay, this.options.maxCrawlDelayMs) };
       }

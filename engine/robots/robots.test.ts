@@ -103,3 +103,23 @@ describe('RobotsTxt', () => {
     expect(productToken('  ')).toBe('');
   });
 });
+
+describe('RobotsTxt.ruleLine', () => {
+  it('quotes a line as written with its number, trimmed and capped at ROBOTS_LINE_MAX_CHARS', async () => {
+    const { ROBOTS_LINE_MAX_CHARS } = await import('./robots');
+    const long = `Disallow: /${'a'.repeat(500)}`;
+    const robots = new RobotsTxt('http://a.test/robots.txt', `User-agent: *\n\n   Disallow: /private/  \n${long}\n`);
+    expect(robots.ruleLine(3)).toBe('3: Disallow: /private/');
+    expect(robots.ruleLine(2)).toBe('2: ');
+    expect(robots.ruleLine(4)).toBe(`4: ${long.slice(0, ROBOTS_LINE_MAX_CHARS)}`);
+    expect(robots.ruleLine(99)).toBeNull();
+    expect(robots.ruleLine(0)).toBeNull();
+  });
+
+  it('names the same line check() decided by', () => {
+    const robots = new RobotsTxt('http://a.test/robots.txt', 'User-agent: other\nDisallow: /\n\nUser-agent: *\nAllow: /private/ok\nDisallow: /private\n');
+    const verdict = robots.check('http://a.test/private/x', 'Crawlbench');
+    expect(verdict).toMatchObject({ allowed: false, matchedLine: 6 });
+    expect(robots.ruleLine(verdict.matchedLine!)).toBe('6: Disallow: /private');
+  });
+});

@@ -29,6 +29,9 @@ export interface RobotsVerdict {
   matchedLine: number | null;
 }
 
+/** Characters of a robots.txt line kept when it is quoted ({@link RobotsTxt.ruleLine}); the rest is cut. */
+export const ROBOTS_LINE_MAX_CHARS = 200;
+
 /**
  * The product token of a user agent (RFC 9309 §2.2.1): its leading run of `a-zA-Z_-`.
  * @example productToken('Crawlbench/0.1 (+https://example.com/bot)') → 'Crawlbench'
@@ -92,8 +95,19 @@ export class RobotsTxt {
     this.origin = new URL(robotsUrl).origin;
     const prepared = prepareRobotsText(text);
     this.parsed = new RobotsGroups(prepared);
-    this.approxBytes = 4 * prepared.length + 1024;
+    // The file as written (within the parse limit), to quote the rule that decided a URL.
+    this.source = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).slice(0, ROBOTS_PARSE_LIMIT_BYTES);
+    const starts = [0];
+    const breaks = /\r\n|\r|\n/g;
+    for (let match = breaks.exec(this.source); match !== null; match = breaks.exec(this.source)) starts.push(match.index + match[0].length);
+    this.lineStarts = Uint32Array.from(starts);
+    this.approxBytes = 4 * prepared.length + 2 * this.source.length + this.lineStarts.byteLength + 1024;
   }
+
+  /** The file as written, within ROBOTS_PARSE_LIMIT_BYTES. */
+  private readonly source: string;
+  /** Where each line of `source` starts (4 bytes a line, counted in approxBytes). */
+  private readonly lineStarts: Uint32Array;
 
   /** Estimated heap bytes of the parsed rules (for caches bounded by bytes). */
   readonly approxBytes: number;
@@ -134,6 +148,20 @@ export class RobotsTxt {
     }
     const rule = this.parsed.decide(uppercaseEscapes(target.pathname + target.search), token);
     return { allowed: rule === null || rule.allow, applies: true, matchedLine: rule?.line ?? null };
+  }
+
+  /**
+   * Line `line` (1-based) of the file as written, trimmed and cut at {@link ROBOTS_LINE_MAX_CHARS},
+   * prefixed with its number: how the URL inspector and the Frontier view quote the rule that
+   * decided a URL. null for a line the file does not have.
+   * @example new RobotsTxt('http://a.test/robots.txt', 'User-agent: *\nDisallow: /private/').ruleLine(2) → '2: Disallow: /private/'
+   */
+  ruleLine(line: number): string | null {
+    const start = Number.isInteger(line) && line >= 1 ? this.lineStarts[line - 1] : undefined;
+    if (start === undefined) return null;
+    const next = this.lineStarts[line];
+    const text = this.source.slice(start, next).trim();
+    return `${line}: ${text.slice(0, ROBOTS_LINE_MAX_CHARS)}`;
   }
 
   /**

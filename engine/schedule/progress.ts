@@ -63,6 +63,7 @@ export class ProgressMeter {
       queued: counts.pending,
       inFlight: counts.inFlight,
       errors: counts.error,
+      blocked: counts.blocked,
       pagesPerSecond: Math.round((this.completions.length * 1000 * 10) / windowMs) / 10,
       elapsedMs: now - this.startedAtMs,
       refusedByRule: { ...this.refusals },

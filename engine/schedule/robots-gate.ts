@@ -56,8 +56,8 @@ export class RobotsGate {
   }
 
   /**
-   * Settles a claimed URL: refused by the redirect-hop limit or robots (recorded as an error,
-   * never requested), retried later, or on its way.
+   * Settles a claimed URL: refused by the redirect-hop limit (an error) or by robots.txt
+   * (blocked), never requested; retried later; or on its way.
    * @returns true when the URL goes on (see {@link clears})
    */
   admit(url: ClaimedUrl, nowMs: number): boolean {
@@ -141,7 +141,8 @@ export class RobotsGate {
         return true;
       case 'disallowed':
         this.options.countRefusal('robots');
-        record({ kind: 'failed', url, error: { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, disposition: { fetchMs: 0, nowMs: now } });
+        // Blocked, not failed: robots.txt answered, and it says no (state blocked, with the rule).
+        record({ kind: 'blocked', url, reason: { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${url.url} for ${this.options.settings.userAgent}` }, robotsLine: decision.robotsLine, disposition: { fetchMs: 0, nowMs: now } });
         return false;
       case 'unavailable': {
         // An unreachable host fails with its own error (what fetching the page would say);

@@ -19,7 +19,7 @@ function candidate(host: string, path: string): FrontierCandidate {
 }
 
 function page(url: string, status = 200, fetchMs = 0): PageResult {
-  return { finalUrl: url, status, contentType: 'text/html', bodyBytes: 0, truncated: false, fetchMs, redirect: null, title: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null };
+  return { finalUrl: url, status, contentType: 'text/html', bodyBytes: 0, truncated: false, fetchMs, redirect: null, responseHeadersJson: '{}', title: null, metaDescription: null, h1: null, canonicalUrl: null, robotsDirectives: null, wordCount: null, lang: null, links: [], unresolvableLinks: 0, linksOverCap: 0, nofollow: false, noindex: false, retryAfter: null, content: null };
 }
 
 interface Dispatched {
@@ -154,7 +154,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     // Each fetch ends 100 ms after its dispatch; the next one waits minDelayMs from there.
     expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_100, 2_200]);
     expect(h.finished).toEqual(['finished']);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 3, error: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 3, error: 0, blocked: 0 });
   });
 
   it('never has more than maxInFlightPerHost fetches to one host, while other hosts use the free slots', async () => {
@@ -186,7 +186,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_000, 3_000]);
     await h.answer(h.dispatched[2]!.seq, timeout);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 0, error: 1 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 0, error: 1, blocked: 0 });
     expect(h.finished).toEqual(['finished']);
   });
 
@@ -214,7 +214,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     ]);
     expect(h.stores.frontier.counts()).toMatchObject({ pending: 0, inFlight: 2 });
     await h.stop();
-    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 0, error: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 0, error: 0, blocked: 0 });
     expect(h.finished).toEqual(['stopped']);
   });
 
@@ -228,7 +228,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     await h.answer(h.dispatched[1]!.seq, ok);
     expect(h.dispatched).toHaveLength(2);
     expect(h.finished).toEqual(['stopped']);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0, blocked: 0 });
   });
 
   it('with a store that answers later, never runs two claims at once', async () => {

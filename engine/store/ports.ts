@@ -15,6 +15,7 @@
  * store's in-memory host bookkeeping of this process and cost no round trip.
  */
 import type { CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
+import type { Indexability } from '../../shared/types/pages';
 import type { PageContent } from '../worker/protocol';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
@@ -64,8 +65,10 @@ export interface FrontierCounts {
   inFlight: number;
   /** Fetched, any HTTP status below 400 (3xx included). */
   done: number;
-  /** Failed: HTTP ≥ 400, a transport error after its retries, refused by robots or a redirect limit. */
+  /** Failed: HTTP ≥ 400, a transport error after its retries, robots.txt unavailable, a redirect limit. */
   error: number;
+  /** Refused by robots.txt before any request (not an error). */
+  blocked: number;
 }
 
 /** Politeness knobs of the frontier (IIR 20.2.3; Heritrix's delayFactor/minDelayMs/maxDelayMs). */
@@ -186,6 +189,25 @@ export interface PageRow {
   noindex: boolean;
   /** Links past the per-page cap (MAX_LINKS_PER_PAGE), counted, not stored. */
   linksOverCap: number;
+  /**
+   * Every response header as a JSON object of lower-case names (repeats joined with ", "), at most
+   * RESPONSE_HEADERS_MAX_CHARS (engine/fetch/response-headers.ts); null when not recorded.
+   */
+  responseHeadersJson?: string | null;
+  /** `<meta name=description>` content, whitespace collapsed, capped; null when none. */
+  metaDescription?: string | null;
+  /** The first `<h1>`'s text, whitespace collapsed, capped; null when none. */
+  h1?: string | null;
+  /** The rel=canonical target (`<link>` first, else the Link header), absolute, no fragment; null when none. */
+  canonicalUrl?: string | null;
+  /** Meta robots / googlebot and X-Robots-Tag directives, lower case, comma-separated; null when none. */
+  robotsDirectives?: string | null;
+  /** The indexability verdict (engine/parse/indexability.ts). */
+  indexability?: Indexability | null;
+  /** Words of visible text (PageContent.words); null for pages without text. */
+  wordCount?: number | null;
+  /** `<html lang>`, else the Content-Language header; null when neither. */
+  lang?: string | null;
 }
 
 /** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
@@ -197,6 +219,12 @@ export interface LinkRow {
   /** LinkKind: a, redirect, canonical … */
   kind: string;
   refusedBy: string | null;
+  /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
+  anchorText?: string | null;
+  /** The element it came from (a, area, frame, iframe, link, redirect …); null when unknown. */
+  element?: string | null;
+  /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
+  rel?: string | null;
 }
 
 /** A fetched page as the committer hands it over. */
@@ -223,6 +251,12 @@ export interface LinkWrite {
   /** LinkKind: a, redirect, canonical … */
   kind: string;
   refusedBy: string | null;
+  /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
+  anchorText?: string | null;
+  /** The element it came from (a, area, frame, iframe, link, redirect …); null when unknown. */
+  element?: string | null;
+  /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
+  rel?: string | null;
 }
 
 /** One raw spelling of a URL (named by normalized key) and the page it was met on (null for seeds). */
@@ -236,8 +270,14 @@ export interface AliasWrite {
 export type UrlOutcome =
   /** Fetched: any HTTP status below 400. */
   | { kind: 'done'; url: ClaimedUrl; disposition: Disposition }
-  /** Failed: HTTP ≥ 400, a transport error after its retries, refused by robots or a limit. */
+  /** Failed: HTTP ≥ 400, a transport error after its retries, robots.txt unavailable, a limit. */
   | { kind: 'failed'; url: ClaimedUrl; error: UrlError; disposition: Disposition }
+  /**
+   * Blocked: robots.txt refused it, it was never requested (RFC 9309). `reason` is kept as the
+   * URL's error code and message (ROBOTS_DISALLOWED) so every table can say why; `robotsLine` is
+   * the rule that matched, `12: Disallow: /private/` (null when unknown).
+   */
+  | { kind: 'blocked'; url: ClaimedUrl; reason: UrlError; robotsLine: string | null; disposition: Disposition }
   /** Back to pending (a retry, a stop); its host waits as the disposition says. */
   | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition }
   /**

@@ -13,6 +13,28 @@ export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical', 'redirec
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /**
+ * The element a link of `kind` came from, as stored in links.element: the HTML element name
+ * (`canonical` is a `<link>`), or `redirect` for a 3xx answer's Location header.
+ * @example linkElement('canonical') → 'link'
+ */
+export function linkElement(kind: LinkKind): string {
+  switch (kind) {
+    case 'canonical':
+      return 'link';
+    case 'a':
+    case 'area':
+    case 'frame':
+    case 'iframe':
+    case 'redirect':
+      return kind;
+    default: {
+      const exhaustive: never = kind;
+      throw new Error(`Unknown link kind ${String(exhaustive)}`);
+    }
+  }
+}
+
+/**
  * The message protocol between the scheduler (main thread) and fetch/parse workers: discriminated
  * unions with sequence numbers, so every reply names the task it answers (Signal's worker pattern).
  */
@@ -61,6 +83,10 @@ export interface DiscoveredLink {
    */
   url: string;
   kind: LinkKind;
+  /** The link's text (parse-html.ts ExtractedLink.anchorText); absent when it has none. */
+  anchorText?: string;
+  /** Its rel tokens, lower case, space-separated; absent when none. */
+  rel?: string;
   /**
    * True when the href as written, or the URL it resolves to, is longer than `maxUrlLength`: the
    * worker refused it before any other work (the `url-length` link rule) and sent `url` cut short.
@@ -79,7 +105,25 @@ export interface PageResult {
   fetchMs: number;
   /** Where a redirect answer points (its body is neither parsed nor fingerprinted); null for any other answer. */
   redirect: RedirectTarget | null;
+  /** Every response header as JSON, capped (engine/fetch/response-headers.ts). */
+  responseHeadersJson: string;
   title: string | null;
+  /** `<meta name=description>`, whitespace collapsed, capped; null when none (or not HTML). */
+  metaDescription: string | null;
+  /** The first H1's text, capped; null when none (or not HTML). */
+  h1: string | null;
+  /**
+   * The canonical URL the page names: `<link rel=canonical>` (resolved against the base URL), else
+   * a `Link: <…>; rel="canonical"` header (resolved against the URL fetched); absolute http(s), no
+   * fragment, at most STORED_RAW_URL_CHARS; null when none.
+   */
+  canonicalUrl: string | null;
+  /** Meta robots, meta googlebot and X-Robots-Tag directives, lower case, ", "-separated, repeats dropped, capped; null when none. */
+  robotsDirectives: string | null;
+  /** Words of visible text: 0 for an HTML page without text, null when not parsed (not HTML, 3xx). */
+  wordCount: number | null;
+  /** `<html lang>`, else the Content-Language header, capped; null when neither. */
+  lang: string | null;
   links: DiscoveredLink[];
   /** Hrefs that could not be resolved to a URL at all (malformed); other schemes are in `links`. */
   unresolvableLinks: number;

@@ -8,11 +8,13 @@ import { DEFAULT_TLD_CONFIG, type TldConfig } from '../url/tld-config';
 
 /**
  * A URL's place in the frontier, after seed 004's page states: pending (its state 0),
- * in flight, done (its "time indexed"), error (its blacklisted state 2).
+ * in flight, done (its "time indexed"), error (its blacklisted state 2), and blocked: refused by
+ * robots.txt before any request (RFC 9309), not an error (urls.robots_line names the rule).
  */
-export type UrlState = 'pending' | 'in_flight' | 'done' | 'error';
+export type UrlState = 'pending' | 'in_flight' | 'done' | 'error' | 'blocked';
 
-export const URL_STATES: readonly UrlState[] = ['pending', 'in_flight', 'done', 'error'];
+/** Every URL state, in the order the Frontier view's state filter lists them. */
+export const URL_STATES: readonly UrlState[] = ['pending', 'in_flight', 'done', 'error', 'blocked'];
 
 /**
  * Which discovered links stay in the crawl.
@@ -161,6 +163,8 @@ export interface CrawlProgress {
   inFlight: number;
   /** URLs that failed (state error): network errors, timeouts, refused hosts, redirect loops. */
   errors: number;
+  /** URLs robots.txt refused (state blocked): never requested, not counted as errors. */
+  blocked: number;
   /** Fetch rate over the last few seconds. */
   pagesPerSecond: number;
   elapsedMs: number;
@@ -180,6 +184,8 @@ export interface CrawlSummary {
   fetched: number;
   queued: number;
   errors: number;
+  /** URLs robots.txt refused (state blocked), not counted in `errors`. */
+  blocked: number;
   settings: CrawlSettings;
 }
 

@@ -67,6 +67,9 @@ export const CRAWL_ERROR_CODES = {
   CHECKPOINT_EXISTS: { class: 'stop-crawl', advice: 'That crawl already has a checkpoint of this name: choose another name.' },
   CHECKPOINT_NOT_FOUND: { class: 'stop-crawl', advice: 'No such checkpoint, or its file is missing: list them with crawlbench checkpoints.' },
   CHECKPOINT_FAILED: { class: 'stop-crawl', advice: 'The checkpoint could not be written or restored (see the message); the crawl itself is unchanged.' },
+  // Workbench queries (engine/store/sqlite/queries): the request fails, the crawl is not touched
+  URL_NOT_FOUND: { class: 'stop-crawl', advice: 'No URL with that id in this crawl: it may belong to another crawl; reopen the crawl and select the URL again.' },
+  INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },
   // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
   INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

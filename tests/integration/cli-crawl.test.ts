@@ -29,7 +29,7 @@ describe('crawlbench crawl (CLI)', () => {
       expect(uris.length).toBe(new Set(uris).size);
       const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
       expect(summary).toMatchObject({ frontierLeft: 0, db: path.resolve(db) });
-      expect(Object.keys(summary).sort()).toEqual(['crawlId', 'db', 'errors', 'frontierLeft', 'pagesFetched', 'seconds']);
+      expect(Object.keys(summary).sort()).toEqual(['blocked', 'crawlId', 'db', 'errors', 'frontierLeft', 'pagesFetched', 'seconds']);
       return { summary, pages: htmlPages(db) };
     });
     // wget -r on the same nginx finds 526 HTML pages; the crawl also fetches one linked .py file (non-HTML, recorded, not parsed).
@@ -84,9 +84,11 @@ describe('crawlbench crawl obeys robots.txt on the real docs mirror', () => {
       expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
       expect(counts.get('/robots.txt')).toBe(1);
       const sqlite = new BetterSqlite3(db, { readonly: true });
-      const disallowed = sqlite.prepare(`SELECT COUNT(*) FROM urls WHERE error_code = 'ROBOTS_DISALLOWED'`).pluck().get() as number;
+      const disallowed = sqlite.prepare(`SELECT COUNT(*) FROM urls WHERE state = 'blocked' AND error_code = 'ROBOTS_DISALLOWED' AND robots_line LIKE '_: Disallow: /%'`).pluck().get() as number;
       sqlite.close();
       expect(disallowed).toBeGreaterThan(10);
+      // Blocked URLs are counted apart from errors in the summary.
+      expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toMatchObject({ blocked: disallowed });
       // Every page fetched is a page the unrestricted crawl fetched, minus the forbidden ones.
       expect(htmlPages(db).length + disallowed).toBeGreaterThanOrEqual(526);
     } finally {

@@ -80,13 +80,14 @@ describe('fixture web: what a user sees for each edge case', () => {
   it('robots.txt: a disallowed URL is never requested; Allow wins for its path; robots.txt is fetched once; Crawl-delay spaces requests', async () => {
     const c = await crawl('robots.test');
     expect(c.requested).not.toContain('/private/secret.html');
-    expect(c.url('/private/secret.html')).toEqual({ state: 'error', code: 'ROBOTS_DISALLOWED' });
+    expect(c.url('/private/secret.html')).toEqual({ state: 'blocked', code: 'ROBOTS_DISALLOWED' });
     expect(c.url('/private/public.html')).toEqual({ state: 'done', code: null });
     expect(c.requested.filter((p) => p === '/robots.txt')).toHaveLength(1);
     expect(c.requested[0]).toBe('/robots.txt');
     const pages = fixtures.requests.filter((r) => r.host === 'robots.test' && r.path !== '/robots.txt').slice(-3);
     for (let i = 1; i < pages.length; i += 1) expect(pages[i]!.startedAtMs - pages[i - 1]!.endedAtMs).toBeGreaterThanOrEqual(195);
-    expect(c.summary.errors).toBe(1);
+    // Blocked by robots.txt is not an error.
+    expect(c.summary).toMatchObject({ errors: 0, blocked: 1 });
   });
 
   it('robots.txt answering 500: the host counts as disallowed, robots.txt is retried, then its URLs end as errors without being requested', async () => {

@@ -163,7 +163,7 @@ describe('robots.txt redirects (RFC 9309 §2.3.1.2)', () => {
     const c = await crawl(['http://robotsmoved.test/']);
     expect(c.requested('robots-cdn.test')).toEqual(['/shared-robots.txt']);
     expect(c.requested('robotsmoved.test')).not.toContain('/private/x.html');
-    expect(c.url('http://robotsmoved.test/private/x.html')).toMatchObject({ state: 'error', code: 'ROBOTS_DISALLOWED' });
+    expect(c.url('http://robotsmoved.test/private/x.html')).toMatchObject({ state: 'blocked', code: 'ROBOTS_DISALLOWED' });
     expect(c.url('http://robotsmoved.test/open.html')).toMatchObject({ state: 'done' });
   });
 });

@@ -3,6 +3,7 @@ import type { CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
 import type { AliasWrite, CommitBatch, CommitResult, CrawlWriter, LinkWrite, PageWrite, UrlOutcome } from '../ports';
 import { sketchToBlob, type ContentDedupe } from './content-dedupe';
 import type { CrawlRepository } from './crawl-repository';
+import { linkElement } from '../../worker/protocol';
 import type { WritableDB } from './database';
 import type { SqliteFrontier } from './frontier';
 import type { RedirectChains } from './redirect-chains';
@@ -93,6 +94,9 @@ export class SqliteCrawlWriter implements CrawlWriter {
       case 'failed':
         frontier.fail(outcome.url, outcome.error, outcome.disposition);
         return false;
+      case 'blocked':
+        frontier.block(outcome.url, outcome.reason, outcome.robotsLine, outcome.disposition);
+        return false;
       case 'requeued':
         frontier.requeue(outcome.url, outcome.disposition);
         return false;
@@ -103,7 +107,7 @@ export class SqliteCrawlWriter implements CrawlWriter {
         if (loop) frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition);
         else frontier.complete(url, disposition);
         // Written now, so a later redirect of the same batch sees this hop.
-        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null });
+        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null, element: linkElement('redirect') });
         return loop;
       }
       default: {
@@ -115,7 +119,8 @@ export class SqliteCrawlWriter implements CrawlWriter {
 
   private writeLink(link: LinkWrite, idOf: (key: string) => number): void {
     const toUrlId = link.toKey === null ? null : idOf(link.toKey);
-    this.parts.repository.insertLink(this.parts.crawlId, { fromUrlId: link.fromUrlId, rawUrl: link.rawUrl, toUrlId, kind: link.kind, refusedBy: link.refusedBy });
+    const { toKey: _toKey, ...row } = link;
+    this.parts.repository.insertLink(this.parts.crawlId, { ...row, toUrlId });
   }
 
   private writeAlias(alias: AliasWrite, idOf: (key: string) => number): void {

@@ -83,7 +83,7 @@ export class CrawlReader {
 
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
-    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0 };
+    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0, blocked: 0 };
     const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
     for (const row of rows) counts[row.state] = row.n;
     return counts;
@@ -100,6 +100,7 @@ export class CrawlReader {
       fetched: counts.done,
       queued: counts.pending + counts.in_flight,
       errors: counts.error,
+      blocked: counts.blocked,
       // Each field by its setting's schema; a missing or invalid one takes its default (an older database).
       settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
     };
@@ -121,10 +122,13 @@ export class CrawlRepository extends CrawlReader {
     super(db);
     this.insertPageStatement = db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
-                                     fingerprint, minhash, text_chars, noindex, location, links_over_cap)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                     fingerprint, minhash, text_chars, noindex, location, links_over_cap,
+                                     response_headers_json, meta_description, h1, canonical_url, robots_directives, indexability, word_count, lang)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertLinkStatement = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.insertLinkStatement = db.prepare(
+      `INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, element, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
   }
@@ -164,11 +168,19 @@ export class CrawlRepository extends CrawlReader {
       page.noindex ? 1 : 0,
       page.location,
       page.linksOverCap,
+      page.responseHeadersJson ?? null,
+      page.metaDescription ?? null,
+      page.h1 ?? null,
+      page.canonicalUrl ?? null,
+      page.robotsDirectives ?? null,
+      page.indexability ?? null,
+      page.wordCount ?? null,
+      page.lang ?? null,
     );
   }
 
   insertLink(crawlId: number, link: LinkRecord): void {
-    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy);
+    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy, link.anchorText ?? null, link.element ?? null, link.rel ?? null);
   }
 
   /** Keeps a page's normalized visible text (its excerpt). */
@@ -182,13 +194,15 @@ export class CrawlRepository extends CrawlReader {
   }
 
   /**
-   * Seed 004's "Clear Error Cache": every URL in state error goes back to pending, so the next
-   * run tries it again (a robots-disallowed URL is checked against robots.txt again, not fetched).
+   * Seed 004's "Clear Error Cache": every URL in state error or blocked goes back to pending, so
+   * the next run tries it again (a blocked URL is checked against robots.txt again, as it may have
+   * changed, and fetched only if it now allows it).
    * @returns how many URLs were re-queued
    */
   requeueErrors(crawlId: number): number {
-    return this.db.prepare(`UPDATE urls SET state = 'pending', error_code = NULL, error_reason = NULL, attempts = 0 WHERE crawl_id = ? AND state = 'error'`).run(crawlId)
-      .changes;
+    return this.db
+      .prepare(`UPDATE urls SET state = 'pending', error_code = NULL, error_reason = NULL, robots_line = NULL, attempts = 0 WHERE crawl_id = ? AND state IN ('error', 'blocked')`)
+      .run(crawlId).changes;
   }
 
   /**

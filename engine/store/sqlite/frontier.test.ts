@@ -56,7 +56,7 @@ describe('SqliteFrontier', () => {
         { k: 'key:http://a.test/y', url: 'http://a.test/y' },
         { k: 'key:http://a.test/z', url: 'http://a.test/z' },
       ]);
-      expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0 });
+      expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0 });
     });
 
     it('dedupes within a single add call', () => {
@@ -215,7 +215,7 @@ describe('SqliteFrontier', () => {
       // The outcome, recorded later, counts the page but does not release the host a second time.
       frontier.complete(first!, { fetchMs: 5, nowMs: 10 });
       expect(frontier.claimBatch(5, 10_000)).toEqual([]);
-      expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0 });
+      expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0, blocked: 0 });
       expect(dbStates()).toMatchObject({ pending: 1, in_flight: 1, done: 1 });
     });
 
@@ -289,8 +289,8 @@ describe('SqliteFrontier', () => {
     it('stay consistent with the table through add, claim, complete and fail', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 4 });
       const expectCounts = (pending: number, inFlight: number, done: number, error: number) => {
-        expect(frontier.counts()).toEqual({ pending, inFlight, done, error });
-        expect(dbStates()).toEqual({ pending, in_flight: inFlight, done, error });
+        expect(frontier.counts()).toEqual({ pending, inFlight, done, error, blocked: 0 });
+        expect(dbStates()).toEqual({ pending, in_flight: inFlight, done, error, blocked: 0 });
       };
       expectCounts(0, 0, 0, 0);
       frontier.add([...many('a.test', 4), ...many('b.test', 2)], 0);
@@ -324,6 +324,25 @@ describe('SqliteFrontier', () => {
         { state: 'error', at: 43, status: null, code: 'TIMEOUT', reason: 'No complete response' },
       ]);
     });
+
+    it('records a blocked URL with its reason and robots.txt line, unfetched; Clear error cache re-queues it', () => {
+      const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
+      frontier.add(many('a.test', 2), 0);
+      const [blocked, failed] = frontier.claimBatch(2, 0);
+      frontier.block(blocked!, { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows it' }, '7: Disallow: /p0', { fetchMs: 0, nowMs: 42 });
+      frontier.fail(failed!, { code: 'TIMEOUT', message: 'No complete response' }, { fetchMs: 5, nowMs: 43 });
+      const rows = db.prepare(`SELECT state, fetched_at_ms AS at, error_code AS code, error_reason AS reason, robots_line AS line FROM urls ORDER BY id`).all();
+      expect(rows).toEqual([
+        { state: 'blocked', at: null, code: 'ROBOTS_DISALLOWED', reason: 'robots.txt disallows it', line: '7: Disallow: /p0' },
+        { state: 'error', at: 43, code: 'TIMEOUT', reason: 'No complete response', line: null },
+      ]);
+      expect(repo.getCrawl(crawlId)).toMatchObject({ errors: 1, blocked: 1 });
+      expect(repo.requeueErrors(crawlId)).toBe(2);
+      expect(db.prepare(`SELECT state, robots_line AS line FROM urls ORDER BY id`).all()).toEqual([
+        { state: 'pending', line: null },
+        { state: 'pending', line: null },
+      ]);
+    });
   });
 
   describe('resume', () => {
@@ -334,12 +353,12 @@ describe('SqliteFrontier', () => {
       expect(claimed).toHaveLength(3);
       const doneOne = claimed.find((c) => c.host === 'b.test')!;
       first.complete(doneOne, { fetchMs: 1, nowMs: 1 });
-      expect(dbStates()).toEqual({ pending: 1, in_flight: 2, done: 1, error: 0 });
+      expect(dbStates()).toEqual({ pending: 1, in_flight: 2, done: 1, error: 0, blocked: 0 });
 
       // The process dies here; a new frontier opens the same database.
       const resumed = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
-      expect(dbStates()).toEqual({ pending: 3, in_flight: 0, done: 1, error: 0 });
-      expect(resumed.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0 });
+      expect(dbStates()).toEqual({ pending: 3, in_flight: 0, done: 1, error: 0, blocked: 0 });
+      expect(resumed.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0 });
       expect(resumed.nextEligibleAtMs()).toBe(0);
 
       const again: ClaimedUrl[] = [];
@@ -350,7 +369,7 @@ describe('SqliteFrontier', () => {
         }
       }
       expect(again.map((c) => c.url).sort()).toEqual(['http://a.test/p0', 'http://a.test/p1', 'http://a.test/p2']);
-      expect(resumed.counts()).toEqual({ pending: 0, inFlight: 0, done: 4, error: 0 });
+      expect(resumed.counts()).toEqual({ pending: 0, inFlight: 0, done: 4, error: 0, blocked: 0 });
       const attempts = db.prepare(`SELECT url, attempts FROM urls WHERE host = 'a.test' ORDER BY id`).all();
       expect(attempts).toEqual([
         { url: 'http://a.test/p0', attempts: 2 },
@@ -373,7 +392,7 @@ describe('SqliteFrontier', () => {
       other.add([candidate('o.test', 'x')], 0);
       other.claimBatch(1, 0);
       new SqliteFrontier(db, crawlId, OPEN);
-      expect(repo.stateCounts(otherCrawl)).toEqual({ pending: 0, in_flight: 1, done: 0, error: 0 });
+      expect(repo.stateCounts(otherCrawl)).toEqual({ pending: 0, in_flight: 1, done: 0, error: 0, blocked: 0 });
     });
   });
 
@@ -384,7 +403,7 @@ describe('SqliteFrontier', () => {
       const claimed = frontier.claimBatch(1_000, 0);
       expect(claimed.map((c) => c.id)).toEqual(ids);
       expect(frontier.claimBatch(1_000, 0)).toEqual([]);
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 150, done: 0, error: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 150, done: 0, error: 0, blocked: 0 });
     });
 
     it('hands out every URL of a host with more than 64 pending, one at a time', () => {
@@ -400,7 +419,7 @@ describe('SqliteFrontier', () => {
         }
       }
       expect(seen).toEqual(ids);
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 200, error: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 200, error: 0, blocked: 0 });
       expect(frontier.nextEligibleAtMs()).toBeNull();
     });
 
@@ -428,7 +447,7 @@ describe('SqliteFrontier', () => {
       }
       expect(urls).toHaveLength(10);
       expect(urls).toContain('http://a.test/extra');
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 11, error: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 11, error: 0, blocked: 0 });
     });
   });
 });

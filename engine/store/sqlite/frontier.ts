@@ -35,12 +35,13 @@ const REFILL_BATCH = 16;
 export class SqliteFrontier {
   private readonly hosts = new Map<string, HostQueue>();
   private readonly heap = new HostHeap();
-  private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0 };
+  private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0, blocked: 0 };
   private readonly insertUrl: Statement;
   private readonly refill: Statement;
   private readonly markInFlight: Statement;
   private readonly markDone: Statement;
   private readonly markError: Statement;
+  private readonly markBlocked: Statement;
   private readonly markPending: Statement;
   private readonly idByKey: Statement;
   private readonly seen = new SeenCache();
@@ -64,6 +65,8 @@ export class SqliteFrontier {
     this.markPending = db.prepare(`UPDATE urls SET state = 'pending' WHERE id = ?`);
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
     this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
+    // fetched_at_ms stays null: a blocked URL was never requested.
+    this.markBlocked = db.prepare(`UPDATE urls SET state = 'blocked', http_status = NULL, error_code = ?, error_reason = ?, robots_line = ? WHERE id = ?`);
     this.load();
   }
 
@@ -75,6 +78,7 @@ export class SqliteFrontier {
       if (row.state === 'pending') this.countsValue.pending = row.n;
       else if (row.state === 'done') this.countsValue.done = row.n;
       else if (row.state === 'error') this.countsValue.error = row.n;
+      else if (row.state === 'blocked') this.countsValue.blocked = row.n;
     }
     const pendingHosts = this.db.prepare(`SELECT DISTINCT host FROM urls WHERE crawl_id = ? AND state = 'pending'`).pluck().all(this.crawlId) as string[];
     for (const host of pendingHosts) this.wake(this.queueFor(host), 0);
@@ -155,6 +159,12 @@ export class SqliteFrontier {
   fail(url: ClaimedUrl, error: UrlError, disposition: Disposition): void {
     this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, url.id);
     this.countsValue.error += 1;
+    this.release(url, disposition);
+  }
+
+  block(url: ClaimedUrl, reason: UrlError, robotsLine: string | null, disposition: Disposition): void {
+    this.markBlocked.run(reason.code, reason.message, robotsLine, url.id);
+    this.countsValue.blocked += 1;
     this.release(url, disposition);
   }
 

@@ -1,14 +1,24 @@
 import type { Database } from 'better-sqlite3';
 
 /**
- * 0009: what the results workbench (issue 11) analyses per page and per link. Pages gain the
- * response headers (JSON object of lower-case names to values, size-capped), meta description,
- * first H1, the `rel=canonical` target (resolved, absolute), the robots directives of the meta
- * robots tags and X-Robots-Tag headers (comma-separated, lower case), the indexability verdict
- * (shared/types/pages.ts INDEXABILITY), the visible text's word count and the document language
- * (`<html lang>` or Content-Language). Links gain their anchor text (trimmed, capped), the element
- * they came from (a, area, link, iframe, img, redirect …) and their `rel` tokens (space-separated,
- * lower case: nofollow, sponsored, ugc …). Every column is nullable: pages stored before have none.
+ * 0009: what the results workbench (issue 11) analyses per page and per link. Every column is
+ * nullable: pages and links stored before have none. Written by the result committer from what
+ * the crawl worker extracts (engine/parse/parse-html.ts, page-processor.ts); each string is capped,
+ * so a hostile page cannot store megabytes:
+ * - `pages.response_headers_json`: every response header as a JSON object of lower-case names in
+ *   the order received, repeats joined with ", "; at most 16 KiB of JSON. A header that does not
+ *   fit is cut (ending "…") or left out, and the key `:truncated` says how many
+ *   (engine/fetch/response-headers.ts). Also set for redirect hops.
+ * - `meta_description` (2,048 characters, whitespace collapsed), `h1` (the first H1's text, 1,024),
+ *   `canonical_url` (`<link rel=canonical>` resolved against the base URL, else a
+ *   `Link: <…>; rel="canonical"` header; absolute http(s), no fragment, 2,048),
+ *   `robots_directives` (meta robots, meta googlebot and X-Robots-Tag, lower case, ", "-separated,
+ *   512), `indexability` (shared/types/pages.ts INDEXABILITY, engine/parse/indexability.ts),
+ *   `word_count` (words of visible text; 0 for HTML without text, null when not parsed), `lang`
+ *   (`<html lang>`, else Content-Language, 64).
+ * - `links.anchor_text` (an `<a>`'s text with its images' alt, an `<area>`'s alt; whitespace
+ *   collapsed, 200), `element` (a, area, frame, iframe, link for a canonical, redirect for a
+ *   Location: worker/protocol.ts linkElement), `rel` (lower case, space-separated, 128).
  */
 export const migration0009 = {
   version: 9,

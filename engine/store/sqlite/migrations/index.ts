@@ -9,17 +9,23 @@ import { migration0006 } from './0006-redirect-hops';
 import { migration0007 } from './0007-links-over-cap';
 import { migration0008 } from './0008-crawl-lease';
 import { migration0009 } from './0009-page-analysis';
+import { migration0010 } from './0010-blocked-state';
 import { migration0014 } from './0014-site-tree-index';
 
 /** One schema step. `version` numbers ascend from 1 (0006 and 0007 come from other branches); PRAGMA user_version records the last applied. */
 export interface Migration {
   version: number;
   name: string;
+  /**
+   * The migration rebuilds a table others reference (lang_altertable.html §7): foreign keys are
+   * turned off around its transaction, and PRAGMA foreign_key_check must find nothing before it commits.
+   */
+  foreignKeysOff?: boolean;
   up(db: Database): void;
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0014];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0014];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
@@ -39,16 +45,30 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;
-    const ran = db
-      .transaction(() => {
-        // Another process may have applied it since the first read.
-        if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return false;
-        migration.up(db);
-        db.pragma(`user_version = ${migration.version}`);
-        return true;
-      })
-      .immediate();
-    if (ran) applied.push(migration.version);
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched before and after.
+    const restoreForeignKeys = migration.foreignKeysOff === true && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
+    if (restoreForeignKeys) db.pragma('foreign_keys = OFF');
+    try {
+      const ran = db
+        .transaction(() => {
+          // Another process may have applied it since the first read.
+          if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return false;
+          migration.up(db);
+          if (migration.foreignKeysOff === true) {
+            const broken = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+            if (broken.length > 0) {
+              const first = broken[0]!;
+              throw new Error(`migration ${migration.version} ${migration.name} would leave ${broken.length} broken foreign keys (first: ${first.table} row ${first.rowid} → ${first.parent})`);
+            }
+          }
+          db.pragma(`user_version = ${migration.version}`);
+          return true;
+        })
+        .immediate();
+      if (ran) applied.push(migration.version);
+    } finally {
+      if (restoreForeignKeys) db.pragma('foreign_keys = ON');
+    }
   }
   return applied;
 }

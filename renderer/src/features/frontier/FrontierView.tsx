@@ -27,6 +27,7 @@ export function FrontierView() {
           <option value="in_flight">in flight</option>
           <option value="done">done</option>
           <option value="error">error</option>
+          <option value="blocked">blocked by robots.txt</option>
         </select>
         <label htmlFor="host-filter">Host</label>
         <input id="host-filter" value={host} onChange={(event) => setHost(event.target.value)} placeholder="exact host" />
