@@ -94,3 +94,59 @@ describe('CrawlService: a write refused outside the commit path', () => {
     db.close();
   });
 });
+
+describe('CrawlService: a crawl over several runs', () => {
+  it('a resumed crawl reports elapsed time and refused links summed over its runs, live and after it ends', async () => {
+    const limited = { ...settings(), maxDepth: 1 };
+    const reference = openDatabase(path.join(dir, 'runs-reference.db'));
+    const referenceService = new CrawlService(reference);
+    const first = referenceService.start(['http://grid.test/'], limited);
+    await first.done;
+    const expectedRefusals = referenceService.progress(first.crawlId).refusedByRule;
+    expect(expectedRefusals['max-depth']).toBeGreaterThan(0);
+    reference.close();
+
+    const db = openDatabase(path.join(dir, 'runs.db'));
+    let pausing: CrawlService | null = null;
+    const paused = new CrawlService(db, {}, { onProgress: (progress) => progress.fetched >= 20 && pausing?.pause(progress.crawlId) });
+    pausing = paused;
+    const { crawlId, done } = paused.start(['http://grid.test/'], limited);
+    expect((await done).status).toBe('paused');
+    // The first run lasted exactly a minute, as stored.
+    db.prepare(`UPDATE crawl_runs SET started_at_ms = 1000, ended_at_ms = 61000 WHERE crawl_id = ?`).run(crawlId);
+    expect(paused.progress(crawlId).elapsedMs).toBe(60_000);
+
+    const events: { elapsedMs: number; refusedByRule: Record<string, number> }[] = [];
+    const resumed = new CrawlService(db, {}, { onProgress: (progress) => events.push(progress) });
+    expect((await resumed.resume(crawlId).done).status).toBe('finished');
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.elapsedMs >= 60_000)).toBe(true);
+    expect(events.at(-1)!.refusedByRule).toEqual(expectedRefusals);
+    const runs = db.prepare(`SELECT started_at_ms AS startedAtMs, ended_at_ms AS endedAtMs FROM crawl_runs WHERE crawl_id = ? ORDER BY id`).all(crawlId) as { startedAtMs: number; endedAtMs: number }[];
+    expect(runs).toHaveLength(2);
+    const progress = resumed.progress(crawlId);
+    expect(progress.elapsedMs).toBe(60_000 + runs[1]!.endedAtMs - runs[1]!.startedAtMs);
+    expect(progress.refusedByRule).toEqual(expectedRefusals);
+    // The pages/s history comes from the stored fetch times, so it survives the resume.
+    const history = resumed.rateHistory(crawlId);
+    expect(history.length).toBeGreaterThan(0);
+    expect(history.some((rate) => rate > 0)).toBe(true);
+    db.close();
+  });
+
+  it('stops a paused crawl without resuming it: it is stopped, still resumable', async () => {
+    const db = openDatabase(path.join(dir, 'stop-paused.db'));
+    let service: CrawlService | null = null;
+    let pauseOnce = true;
+    service = new CrawlService(db, {}, { onProgress: (progress) => pauseOnce && progress.fetched >= 5 && service?.pause(progress.crawlId) });
+    const { crawlId, done } = service.start(['http://grid.test/'], settings());
+    expect((await done).status).toBe('paused');
+    pauseOnce = false;
+    expect(service.stop(crawlId)).toBe(true);
+    expect(service.repositoryForQueries.getCrawl(crawlId).status).toBe('stopped');
+    expect(readLease(db)).toBeNull();
+    expect(service.stop(crawlId)).toBe(false);
+    expect((await service.resume(crawlId).done).status).toBe('finished');
+    db.close();
+  });
+});
