@@ -46,7 +46,7 @@ export interface CrawlSlice {
   stopCrawl(): Promise<void>;
   /** Opens a crawl (read-only unless it runs or is resumed) and remembers it as the last open one. */
   openCrawl(crawlId: number): Promise<boolean>;
-  /** Loads the crawls running in the app (at startup and after a reconnect). */
+  /** Loads the crawls running in the app (at startup and after a reconnect); replaces `liveCrawls`. */
   loadLiveCrawls(): Promise<void>;
   applyProgress(progress: CrawlProgress): void;
   applyFinish(summary: CrawlSummary): void;
@@ -131,7 +131,9 @@ export const createCrawlSlice: StateCreator<Store, [], [], CrawlSlice> = (set, g
   async loadLiveCrawls() {
     const list = await api['crawl.list']({});
     if (!list.ok) return;
-    const live = list.value.filter((crawl) => isLive(crawl.status));
+    // Paused crawls join from this session's progress events only: one paused in an earlier
+    // session is listed in History, not in the header forever.
+    const live = list.value.filter((crawl) => crawl.status === 'running');
     const answers = await Promise.all(live.map((crawl) => api['crawl.getProgress']({ crawlId: crawl.id })));
     const liveCrawls: Record<number, CrawlProgress> = {};
     for (const answer of answers) if (answer.ok && isLive(answer.value.status)) liveCrawls[answer.value.crawlId] = answer.value;
