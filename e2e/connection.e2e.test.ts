@@ -50,9 +50,12 @@ describe('the connection to a browser-mode server', () => {
     await startCrawl(page, ['http://trap.test/']);
     await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 10_000 }).toBe('running');
 
+    const killedAtMs = Date.now();
     await kill(first);
     // The product promises 2 s; the poll is generous so a loaded machine does not make it flaky.
     await expect.poll(async () => banner(page).textContent(), { timeout: 5_000, interval: 100 }).toContain('Connection to Crawlbench lost — reconnecting…');
+    // Printed, not asserted: how long the page took to notice (poll interval included).
+    console.log(`connection.e2e: banner shown ${Date.now() - killedAtMs} ms after kill -9`);
     expect(await banner(page).getAttribute('role')).toBe('alert');
     expect(await page.getByTestId('counter-status').textContent(), 'no longer claims the crawl runs').toBe('disconnected');
     await screenshot(page, 'connection-lost');
@@ -60,7 +63,9 @@ describe('the connection to a browser-mode server', () => {
     // The same port and token: the page reconnects by itself, and reads the new state: the crawl
     // the killed process ran is interrupted, offered for recovery.
     await serve(dbPath, ['--port', new URL(first.origin).port, '--token', first.token]);
+    const restartedAtMs = Date.now();
     await expect.poll(async () => banner(page).count(), { timeout: 20_000, interval: 100 }).toBe(0);
+    console.log(`connection.e2e: reconnected ${Date.now() - restartedAtMs} ms after the server printed its URL`);
     await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 10_000 }).toBe('interrupted');
     const dialog = page.getByRole('dialog', { name: 'Resume crawl?' });
     await expect.poll(async () => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
