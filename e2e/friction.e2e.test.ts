@@ -89,4 +89,19 @@ describe('friction a new user hit (issue 11)', () => {
     expect(await page.getByTestId('open-crawl').textContent()).toContain('stopped: Resume continues it');
     await page.close();
   });
+
+  it('the Duplicates counter opens the Duplicates view and a refused-link rule opens the Frontier view', async () => {
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbench.serve.url);
+    await startCrawl(page, ['http://site.test/', 'http://dup.test/']);
+    // The first test's trap crawl is stopped: nothing else runs, so no confirm is asked.
+    await waitForStatus(page, 'finished', 60_000);
+    await page.getByRole('button', { name: /^Duplicates: [1-9]\d*, open the Duplicates view$/ }).click();
+    await expect.poll(async () => page.getByRole('tab', { name: 'Duplicates', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await openTab(page, 'Crawl');
+    // site.test links to elsewhere.test, outside the host scope.
+    await page.getByRole('button', { name: 'scope: open the Frontier view' }).click();
+    await expect.poll(async () => page.getByRole('tab', { name: 'Frontier', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await page.close();
+  });
 });
