@@ -64,6 +64,13 @@ describe('browser-mode socket client', () => {
     await vi.waitFor(() => expect(FakeSocket.last.sent).toHaveLength(1));
     FakeSocket.last.serverClose(1009);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    // Not a lost server: a new socket, without saying the connection was lost.
+    const client = createSocketClient({ href: 'http://127.0.0.1:4000/t/abc_DEF-123456789/' });
+    await vi.waitFor(() => expect(client.connection().status).toBe('connected'));
+    FakeSocket.last.serverClose(1009);
+    expect(client.connection().status).toBe('connected');
+    await vi.advanceTimersByTimeAsync(250);
+    expect(client.connection().status).toBe('connected');
   });
 });
 

@@ -155,7 +155,12 @@ export function createSocketClient(location: Pick<Location, 'href'>, options: So
       const delay = RECONNECT_DELAYS_MS[Math.min(attempts, RECONNECT_DELAYS_MS.length - 1)]!;
       setTimeout(connect, delay);
     };
-    if (wasOpen || code === CLOSE_TOO_BIG) {
+    if (code === CLOSE_TOO_BIG) {
+      // The server refused one oversized frame and is fine: a new socket, no banner.
+      setTimeout(connect, RECONNECT_DELAYS_MS[0]);
+      return;
+    }
+    if (wasOpen) {
       retry('lost');
       return;
     }
