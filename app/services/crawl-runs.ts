@@ -17,6 +17,11 @@ export class CrawlRuns {
     return Number(this.db.prepare(`INSERT INTO crawl_runs (crawl_id, started_at_ms) VALUES (?, ?)`).run(crawlId, startedAtMs).lastInsertRowid);
   }
 
+  /** Records a whole run after the fact (a crawl from before migration 0012: its time so far as one run). */
+  record(crawlId: number, startedAtMs: number, endedAtMs: number): void {
+    this.db.prepare(`INSERT INTO crawl_runs (crawl_id, started_at_ms, ended_at_ms) VALUES (?, ?, ?)`).run(crawlId, startedAtMs, Math.max(startedAtMs, endedAtMs));
+  }
+
   /** Records the end of run `runId` (epoch ms; never before its start). */
   end(runId: number, endedAtMs: number): void {
     this.db.prepare(`UPDATE crawl_runs SET ended_at_ms = MAX(started_at_ms, ?) WHERE id = ?`).run(endedAtMs, runId);

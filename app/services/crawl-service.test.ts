@@ -134,6 +134,24 @@ describe('CrawlService: a crawl over several runs', () => {
     db.close();
   });
 
+  it('a crawl from before the runs were recorded keeps its earlier time when resumed', async () => {
+    const db = openDatabase(path.join(dir, 'legacy-runs.db'));
+    let service: CrawlService | null = null;
+    let pauseOnce = true;
+    service = new CrawlService(db, {}, { onProgress: (progress) => pauseOnce && progress.fetched >= 5 && service?.pause(progress.crawlId) });
+    const { crawlId, done } = service.start(['http://grid.test/'], settings());
+    expect((await done).status).toBe('paused');
+    pauseOnce = false;
+    // As an older Crawlbench left it: no runs, a minute between creation and pause.
+    db.prepare(`DELETE FROM crawl_runs`).run();
+    db.prepare(`UPDATE crawls SET created_at_ms = 1000, finished_at_ms = 61000 WHERE id = ?`).run(crawlId);
+    expect(service.progress(crawlId).elapsedMs).toBe(60_000);
+    expect((await service.resume(crawlId).done).status).toBe('finished');
+    const last = db.prepare(`SELECT ended_at_ms - started_at_ms FROM crawl_runs WHERE crawl_id = ? ORDER BY id DESC LIMIT 1`).pluck().get(crawlId) as number;
+    expect(service.progress(crawlId).elapsedMs).toBe(60_000 + last);
+    db.close();
+  });
+
   it('stops a paused crawl without resuming it: it is stopped, still resumable', async () => {
     const db = openDatabase(path.join(dir, 'stop-paused.db'));
     let service: CrawlService | null = null;

@@ -140,7 +140,13 @@ export class CrawlService {
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
-    const baseline: RunBaseline = { elapsedMs: this.elapsedMs(crawlId), refusedByRule: this.repository.refusalCounts(crawlId), runId: this.runs.begin(crawlId, Date.now()) };
+    const elapsedMs = this.elapsedMs(crawlId);
+    if (elapsedMs > 0 && this.runs.elapsedMs(crawlId) === null) {
+      // A crawl from before migration 0012: its time so far becomes one run, so the sum keeps it.
+      const createdAtMs = this.repository.getCrawl(crawlId).createdAtMs;
+      this.runs.record(crawlId, createdAtMs, createdAtMs + elapsedMs);
+    }
+    const baseline: RunBaseline = { elapsedMs, refusedByRule: this.repository.refusalCounts(crawlId), runId: this.runs.begin(crawlId, Date.now()) };
     const listener: CrawlListener = {
       ...this.listener,
       ...(this.listener.onProgress ? { onProgress: (progress) => this.listener.onProgress?.(wholeCrawlProgress(progress, baseline)) } : {}),
