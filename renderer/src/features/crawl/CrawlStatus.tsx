@@ -66,7 +66,7 @@ const TREND_WORDS = (growth: FrontierGrowth): string => {
     case 'converging':
       return `Frontier shrinking (${window}): converging`;
     case 'steady':
-      return `Frontier steady (${window})`;
+      return `Frontier not shrinking (${window}): each URL done adds another, the end is not in sight`;
     case 'idle':
       return 'No URLs done or discovered lately';
     default: {
