@@ -46,6 +46,7 @@ describe('friction a new user hit (issue 11)', () => {
     const growth = String(await page.getByTestId('frontier-growth').textContent());
     expect(growth).toMatch(/\d+ done of \d+ discovered so far/);
     expect(growth).not.toContain('%');
+    await screenshot(page, 'frontier-growth');
     const running = Number(/Crawl #(\d+)/.exec(String(await page.getByTestId('open-crawl').textContent()))![1]);
 
     // Another crawl opened from History: the running one is still shown, with a way back.
@@ -54,6 +55,7 @@ describe('friction a new user hit (issue 11)', () => {
     await expect.poll(async () => page.getByTestId('open-crawl').textContent()).toContain('Crawl #1 of');
     const indicator = page.getByTestId(`running-crawl-${running}`);
     await expect.poll(async () => indicator.textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^Crawl #${running} running: \\d+ fetched`));
+    await screenshot(page, 'running-crawl-indicator');
 
     // Starting a second crawl meanwhile asks first; Cancel starts nothing.
     const crawls = crawlCount();

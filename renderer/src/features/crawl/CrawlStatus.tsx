@@ -58,7 +58,8 @@ function seedFailureText(failures: readonly SeedFailure[]): string {
 }
 
 const TREND_WORDS = (growth: FrontierGrowth): string => {
-  const seconds = Math.round(growth.windowMs / 1000);
+  // Early in a run the window is shorter than GROWTH_WINDOW_MS: tenths, so it never reads "last 0 s".
+  const seconds = (growth.windowMs / 1000).toFixed(growth.windowMs < 10_000 ? 1 : 0);
   const window = `last ${seconds} s: +${growth.discoveredInWindow} discovered, +${growth.doneInWindow} done`;
   switch (growth.trend) {
     case 'growing':
