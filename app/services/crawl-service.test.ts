@@ -12,13 +12,15 @@ import { CrawlService } from './crawl-service';
 
 /** grid.test: a home page linking 120 pages, each with a paragraph of text and links to three others. */
 const PAGES = 120;
+/** The grid's pages (not its home) answer once this settles: a test holds them to pause a run mid-crawl. */
+let hold: Promise<void> = Promise.resolve();
 const GRID: Record<string, Record<string, Handler>> = {
   'grid.test': {
     '/': (_req, res) => sendHtml(res, html('Grid', Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' '))),
     ...Object.fromEntries(
       Array.from({ length: PAGES }, (_, i): [string, Handler] => [
         `/p/${i}`,
-        (_req, res) => sendHtml(res, html(`Page ${i}`, `<p>${`page ${i} says something different from page ${i + 1}. `.repeat(40)}</p>${[1, 2, 3].map((k) => `<a href="/p/${(i * 7 + k) % PAGES}">next</a>`).join(' ')}`)),
+        (_req, res) => void hold.then(() => sendHtml(res, html(`Page ${i}`, `<p>${`page ${i} says something different from page ${i + 1}. `.repeat(40)}</p>${[1, 2, 3].map((k) => `<a href="/p/${(i * 7 + k) % PAGES}">next</a>`).join(' ')}`))),
       ]),
     ),
   },
@@ -95,6 +97,30 @@ describe('CrawlService: a write refused outside the commit path', () => {
   });
 });
 
+/**
+ * Starts a grid.test crawl and pauses it mid-crawl: the grid's pages are held until the first
+ * progress report has asked for the pause, so the run cannot finish first, and the pages then in
+ * flight are recorded. The service pauses once only (a resume runs to the end).
+ */
+async function pausedMidCrawl(db: Database, crawlSettings: Partial<CrawlSettings>): Promise<{ service: CrawlService; crawlId: number }> {
+  let release = () => undefined as void;
+  hold = new Promise((resolve) => (release = resolve));
+  let pauseOnce = true;
+  const service: CrawlService = new CrawlService(db, {}, {
+    onProgress: (progress) => {
+      if (!pauseOnce || progress.fetched < 1) return;
+      pauseOnce = false;
+      service.pause(progress.crawlId);
+      release();
+    },
+  });
+  const { crawlId, done } = service.start(['http://grid.test/'], crawlSettings);
+  const { status } = await done;
+  hold = Promise.resolve();
+  expect(status).toBe('paused');
+  return { service, crawlId };
+}
+
 describe('CrawlService: a crawl over several runs', () => {
   it('a resumed crawl reports elapsed time and refused links summed over its runs, live and after it ends', async () => {
     const limited = { ...settings(), maxDepth: 1 };
@@ -107,11 +133,10 @@ describe('CrawlService: a crawl over several runs', () => {
     reference.close();
 
     const db = openDatabase(path.join(dir, 'runs.db'));
-    let pausing: CrawlService | null = null;
-    const paused = new CrawlService(db, {}, { onProgress: (progress) => progress.fetched >= 20 && pausing?.pause(progress.crawlId) });
-    pausing = paused;
-    const { crawlId, done } = paused.start(['http://grid.test/'], limited);
-    expect((await done).status).toBe('paused');
+    const { service: paused, crawlId } = await pausedMidCrawl(db, limited);
+    const firstRun = paused.progress(crawlId);
+    expect(firstRun.fetched, 'the first run stopped mid-crawl').toBeLessThan(PAGES + 1);
+    expect(firstRun.refusedByRule['max-depth'], 'the first run refused links').toBeGreaterThan(0);
     // The first run lasted exactly a minute, as stored.
     db.prepare(`UPDATE crawl_runs SET started_at_ms = 1000, ended_at_ms = 61000 WHERE crawl_id = ?`).run(crawlId);
     expect(paused.progress(crawlId).elapsedMs).toBe(60_000);
@@ -136,12 +161,7 @@ describe('CrawlService: a crawl over several runs', () => {
 
   it('a crawl from before the runs were recorded keeps its earlier time when resumed', async () => {
     const db = openDatabase(path.join(dir, 'legacy-runs.db'));
-    let service: CrawlService | null = null;
-    let pauseOnce = true;
-    service = new CrawlService(db, {}, { onProgress: (progress) => pauseOnce && progress.fetched >= 5 && service?.pause(progress.crawlId) });
-    const { crawlId, done } = service.start(['http://grid.test/'], settings());
-    expect((await done).status).toBe('paused');
-    pauseOnce = false;
+    const { service, crawlId } = await pausedMidCrawl(db, settings());
     // As an older Crawlbench left it: no runs, a minute between creation and pause.
     db.prepare(`DELETE FROM crawl_runs`).run();
     db.prepare(`UPDATE crawls SET created_at_ms = 1000, finished_at_ms = 61000 WHERE id = ?`).run(crawlId);
@@ -154,12 +174,7 @@ describe('CrawlService: a crawl over several runs', () => {
 
   it('stops a paused crawl without resuming it: it is stopped, still resumable', async () => {
     const db = openDatabase(path.join(dir, 'stop-paused.db'));
-    let service: CrawlService | null = null;
-    let pauseOnce = true;
-    service = new CrawlService(db, {}, { onProgress: (progress) => pauseOnce && progress.fetched >= 5 && service?.pause(progress.crawlId) });
-    const { crawlId, done } = service.start(['http://grid.test/'], settings());
-    expect((await done).status).toBe('paused');
-    pauseOnce = false;
+    const { service, crawlId } = await pausedMidCrawl(db, settings());
     expect(service.stop(crawlId)).toBe(true);
     expect(service.repositoryForQueries.getCrawl(crawlId).status).toBe('stopped');
     expect(readLease(db)).toBeNull();
