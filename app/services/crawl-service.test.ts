@@ -7,6 +7,7 @@ import { html, sendHtml, type Handler } from '../../testweb/fixture-sites';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { openDatabase } from '../../engine/store/sqlite/connection';
+import type { WritableDB } from '../../engine/store/sqlite/database';
 import { readLease } from '../../engine/store/sqlite/crawl-lease';
 import { CrawlService } from './crawl-service';
 
@@ -102,7 +103,7 @@ describe('CrawlService: a write refused outside the commit path', () => {
  * progress report has asked for the pause, so the run cannot finish first, and the pages then in
  * flight are recorded. The service pauses once only (a resume runs to the end).
  */
-async function pausedMidCrawl(db: Database, crawlSettings: Partial<CrawlSettings>): Promise<{ service: CrawlService; crawlId: number }> {
+async function pausedMidCrawl(db: WritableDB, crawlSettings: Partial<CrawlSettings>): Promise<{ service: CrawlService; crawlId: number }> {
   let release = () => undefined as void;
   hold = new Promise((resolve) => (release = resolve));
   let pauseOnce = true;
