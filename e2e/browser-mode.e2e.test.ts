@@ -44,7 +44,9 @@ describe('browser mode', () => {
     expect(await counter(page, 'Fetched')).toBeGreaterThanOrEqual(DOCS_HTML_PAGES);
     expect(await counter(page, 'Queued')).toBe(0);
     expect(await counter(page, 'In flight')).toBe(0);
-    expect(await page.getByRole('progressbar', { name: 'Crawl progress' }).getAttribute('aria-valuenow')).toBe('100');
+    // Done vs discovered, no percentage: at the end every discovered URL is done.
+    expect(await page.getByTestId('frontier-done').textContent()).toBe(await page.getByTestId('frontier-discovered').textContent());
+    expect(await page.getByTestId('frontier-growth').textContent()).toContain('frontier empty');
     // The docs link to off-site pages, which the host scope refuses: counted by rule.
     expect(Number(await page.getByTestId('refused-scope').textContent())).toBeGreaterThan(0);
     await screenshot(page, 'crawl');
@@ -57,7 +59,7 @@ describe('browser mode', () => {
     expect(cells.slice(0, 6)).toEqual(['docs.python.test', 'python.test', '0', '0', String(doneCount()), String(scalar(`SELECT COUNT(*) FROM urls WHERE crawl_id = 1 AND state = 'error' AND host = 'docs.python.test'`))]);
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toMatch(/^5\d\d URLs$/);
     const urls = page.getByRole('table', { name: 'Frontier URLs' });
-    expect(await urls.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['http://docs.python.test/', 'docs.python.test', 'done', '0', expect.stringMatching(/^[0-9a-f-]{36}$/), 'seed']);
+    expect(await urls.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['http://docs.python.test/', 'docs.python.test', 'done', '', '0', expect.stringMatching(/^[0-9a-f-]{36}$/), 'seed']);
     // Filters: state and URL text narrow the table (paged from SQLite).
     await page.getByLabel('URL contains').fill('library/functions.html');
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe('1 URLs');
@@ -67,7 +69,7 @@ describe('browser mode', () => {
     await page.getByLabel('State').selectOption('');
 
     // Crawls: the crawl is listed; export its pages to CSV with a progress bar.
-    await openTab(page, 'Crawls');
+    await openTab(page, 'History');
     await expect.poll(async () => page.getByRole('table', { name: 'Crawl list' }).getByRole('row').count()).toBe(2);
     const file = path.join(path.dirname(workbench.serve.dbPath), 'docs-pages.csv');
     await page.getByLabel('Export file').fill(file);
@@ -84,11 +86,12 @@ describe('browser mode', () => {
     await page.close();
   });
 
-  it('reopens the last open crawl after a reload, read-only until resumed', async () => {
+  it('reopens the last open crawl after a reload; a finished crawl says so, with nothing to resume', async () => {
     const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(workbench.serve.url);
     await expect.poll(async () => page.getByTestId('open-crawl').textContent(), { timeout: 10_000 }).toContain('Crawl #1 of http://docs.python.test/');
-    expect(await page.getByTestId('open-crawl').textContent()).toContain('read-only until resumed');
+    expect(await page.getByTestId('open-crawl').textContent()).toContain('finished: nothing was left to fetch');
+    expect(await page.getByTestId('open-crawl').textContent()).not.toContain('until resumed');
     expect(await page.getByTestId('counter-status').textContent()).toBe('finished');
     expect(await page.getByRole('button', { name: 'Resume' }).isDisabled()).toBe(true);
     await page.close();

@@ -46,7 +46,13 @@ export function crawlHandlers(context: HandlerContext): Pick<IpcHandlers, CrawlC
       const repository = crawls.repositoryForQueries;
       const summary = repository.getCrawl(crawlId);
       settings.saveLastOpenCrawl(crawlId);
-      return { summary, running: crawls.isRunning(crawlId), refusedByRule: repository.refusalCounts(crawlId) };
+      return {
+        summary,
+        running: crawls.isRunning(crawlId),
+        refusedByRule: repository.refusalCounts(crawlId),
+        rateHistory: crawls.rateHistory(crawlId),
+        seedFailures: crawls.seedFailures(crawlId),
+      };
     },
     'crawl.applySettings': async ({ crawlId, settings }) => {
       const { crawls } = context.store();

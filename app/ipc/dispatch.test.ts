@@ -52,7 +52,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'frontier.queryUrls': vi.fn<IpcHandlers['frontier.queryUrls']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'crawl.pause': vi.fn<IpcHandlers['crawl.pause']>(async () => ({ paused: true })),
     'crawl.resume': vi.fn<IpcHandlers['crawl.resume']>(async ({ crawlId }) => ({ crawlId })),
-    'crawl.open': vi.fn<IpcHandlers['crawl.open']>(async () => ({ summary: SUMMARY, running: false, refusedByRule: {} })),
+    'crawl.open': vi.fn<IpcHandlers['crawl.open']>(async () => ({ summary: SUMMARY, running: false, refusedByRule: {}, rateHistory: [], seedFailures: [] })),
     'crawl.applySettings': vi.fn<IpcHandlers['crawl.applySettings']>(async ({ crawlId }) => ({ crawlId })),
     'crawl.getRecovery': vi.fn<IpcHandlers['crawl.getRecovery']>(async () => null),
     'crawl.discardRecovery': vi.fn<IpcHandlers['crawl.discardRecovery']>(async () => ({ discarded: true })),

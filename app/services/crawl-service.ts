@@ -1,6 +1,7 @@
 import { type WritableDB, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
+import { CrawlRuns } from './crawl-runs';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
@@ -14,6 +15,26 @@ export interface CrawlServiceOptions {
   defaults?: () => Partial<CrawlSettings>;
   /** Take a named checkpoint `auto-<time>` this often while a crawl runs (file databases only; the 3 newest are kept). */
   autoCheckpointMs?: number;
+}
+
+/** What a run adds its own counters to: the crawl's totals from before it started. */
+interface RunBaseline {
+  /** The crawl_runs row of this run. */
+  runId: number;
+  /** Time the crawl ran before this run, ms. */
+  elapsedMs: number;
+  /** Links refused per rule before this run (stored with the links). */
+  refusedByRule: Record<string, number>;
+}
+
+/**
+ * A run's live progress as the whole crawl's: elapsed time and refusals add to those of the runs
+ * before (a runner counts only its own run), so resuming does not reset them.
+ */
+export function wholeCrawlProgress(run: CrawlProgress, before: Pick<RunBaseline, 'elapsedMs' | 'refusedByRule'>): CrawlProgress {
+  const refusedByRule = { ...before.refusedByRule };
+  for (const [rule, count] of Object.entries(run.refusedByRule)) refusedByRule[rule] = (refusedByRule[rule] ?? 0) + count;
+  return { ...run, elapsedMs: before.elapsedMs + run.elapsedMs, refusedByRule };
 }
 
 /** Automatic checkpoints kept per crawl. */
@@ -39,7 +60,8 @@ export function effectiveSettings(input: Partial<CrawlSettings> | undefined, opt
  */
 export class CrawlService {
   private readonly repository: CrawlRepository;
-  private readonly running = new Map<number, { runner: CrawlRunner; done: Promise<CrawlSummary> }>();
+  private readonly runs: CrawlRuns;
+  private readonly running = new Map<number, { runner: CrawlRunner; done: Promise<CrawlSummary>; baseline: RunBaseline }>();
   /** Held while a crawl runs (or is being set up) in this service. */
   private lease: CrawlLease | null = null;
 
@@ -51,6 +73,7 @@ export class CrawlService {
     private readonly onFail?: (crawlId: number, error: ErrorInfo) => void,
   ) {
     this.repository = new CrawlRepository(db);
+    this.runs = new CrawlRuns(db);
   }
 
   /**
@@ -117,7 +140,19 @@ export class CrawlService {
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
-    const runner = new CrawlRunner({ stores: createSqliteCrawlStores(this.db, crawlId, settings), settings, seeds, identify, listener: this.listener });
+    const elapsedMs = this.elapsedMs(crawlId);
+    if (elapsedMs > 0 && this.runs.elapsedMs(crawlId) === null) {
+      // A crawl from before migration 0012: its time so far becomes one run, so the sum keeps it.
+      const createdAtMs = this.repository.getCrawl(crawlId).createdAtMs;
+      this.runs.record(crawlId, createdAtMs, createdAtMs + elapsedMs);
+    }
+    const baseline: RunBaseline = { elapsedMs, refusedByRule: this.repository.refusalCounts(crawlId), runId: this.runs.begin(crawlId, Date.now()) };
+    const listener: CrawlListener = {
+      ...this.listener,
+      ...(this.listener.onProgress ? { onProgress: (progress) => this.listener.onProgress?.(wholeCrawlProgress(progress, baseline)) } : {}),
+      ...(this.listener.onHousekeeping ? { onHousekeeping: (stats) => this.listener.onHousekeeping?.({ ...stats, ...wholeCrawlProgress(stats, baseline) }) } : {}),
+    };
+    const runner = new CrawlRunner({ stores: createSqliteCrawlStores(this.db, crawlId, settings), settings, seeds, identify, listener });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()
@@ -136,12 +171,17 @@ export class CrawlService {
       })
       .finally(() => {
         if (timer) clearInterval(timer);
+        try {
+          this.runs.end(baseline.runId, Date.now());
+        } catch {
+          // A full disk: the run counts until its last fetch (CrawlRuns.elapsedMs).
+        }
         this.running.delete(crawlId);
         this.releaseLeaseIfIdle();
       });
     // Callers that only start a crawl learn of a failure through onFail.
     done.catch(() => undefined);
-    this.running.set(crawlId, { runner, done });
+    this.running.set(crawlId, { runner, done, baseline });
     return done;
   }
 
@@ -193,11 +233,28 @@ export class CrawlService {
     return this.running.get(crawlId)?.runner.hostStates() ?? [];
   }
 
-  /** Stops a running crawl. @returns false when it was not running */
+  /**
+   * Stops a crawl: a running one after its in-flight fetches are recorded; a paused one at once
+   * (it is marked `stopped`, still resumable, so a paused crawl can be ended without resuming it).
+   * @returns false when it was neither running nor paused
+   * @throws CodedError CRAWL_NOT_FOUND; DB_BUSY when another process crawls this database
+   */
   stop(crawlId: number): boolean {
     const entry = this.running.get(crawlId);
-    if (!entry) return false;
-    entry.runner.stop('stopped');
+    if (entry) {
+      entry.runner.stop('stopped');
+      return true;
+    }
+    if (this.repository.getCrawl(crawlId).status !== 'paused') return false;
+    this.takeLease(null);
+    try {
+      this.repository.setStatus(crawlId, 'stopped', Date.now());
+    } catch (error) {
+      throw storageError(error, this.db.name);
+    } finally {
+      this.releaseLeaseIfIdle();
+    }
+    this.listener.onFinish?.(this.repository.getCrawl(crawlId));
     return true;
   }
 
@@ -205,13 +262,15 @@ export class CrawlService {
     return this.repository.listCrawls();
   }
 
-  /** Live counters of a running crawl, or the stored counters of a finished one. @throws CodedError CRAWL_NOT_FOUND */
+  /**
+   * Live counters of a running crawl, or the stored counters of one that is not running; either
+   * way the elapsed time and the refusals are the whole crawl's, over all its runs.
+   * @throws CodedError CRAWL_NOT_FOUND
+   */
   progress(crawlId: number): CrawlProgress {
     const entry = this.running.get(crawlId);
-    if (entry) return entry.runner.progress();
+    if (entry) return wholeCrawlProgress(entry.runner.progress(), entry.baseline);
     const summary = this.repository.getCrawl(crawlId);
-    // A crawl that died has no finish time: its last fetch is when it last made progress.
-    const endedAtMs = summary.finishedAtMs ?? this.repository.lastFetchedAtMs(crawlId) ?? summary.createdAtMs;
     return {
       crawlId,
       status: summary.status,
@@ -221,10 +280,32 @@ export class CrawlService {
       errors: summary.errors,
       blocked: summary.blocked,
       pagesPerSecond: 0,
-      elapsedMs: endedAtMs - summary.createdAtMs,
+      elapsedMs: this.elapsedMs(crawlId),
       refusedByRule: this.repository.refusalCounts(crawlId),
       duplicates: this.repository.duplicateCount(crawlId),
     };
+  }
+
+  /**
+   * Milliseconds a crawl not running now has run, over all its runs (migration 0012). A crawl
+   * from before that has no runs recorded: from its creation to its finish or, when it died, its last fetch.
+   */
+  private elapsedMs(crawlId: number): number {
+    const summed = this.runs.elapsedMs(crawlId);
+    if (summed !== null) return summed;
+    const summary = this.repository.getCrawl(crawlId);
+    const endedAtMs = summary.finishedAtMs ?? this.repository.lastFetchedAtMs(crawlId) ?? summary.createdAtMs;
+    return endedAtMs - summary.createdAtMs;
+  }
+
+  /** Pages per second over the whole crawl, from its stored fetch times (CrawlRuns.rateHistory). */
+  rateHistory(crawlId: number): number[] {
+    return this.runs.rateHistory(crawlId);
+  }
+
+  /** The crawl's seeds that failed, with the stored error code and message of each. */
+  seedFailures(crawlId: number): { url: string; errorCode: string | null; errorReason: string | null }[] {
+    return this.runs.seedFailures(crawlId);
   }
 
   get repositoryForQueries(): CrawlRepository {

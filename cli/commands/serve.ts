@@ -8,7 +8,8 @@ import { appRoot } from '../../app/services/resources';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 import { resolverFlags } from './crawl';
 
-export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE] [--port N] [--resolve host=ip:port]... [--closed] [--renderer DIR]';
+/** `--port N --token TOKEN` restarts the server at the address an open page already has, so that page reconnects by itself. */
+export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE] [--port N] [--token TOKEN] [--resolve host=ip:port]... [--closed] [--renderer DIR]';
 
 /** Default database of the workbench: $XDG_DATA_HOME/crawlbench/crawlbench.db (~/.local/share/…). */
 export function defaultDatabasePath(): string {

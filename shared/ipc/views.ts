@@ -104,12 +104,23 @@ export interface RecoveryOffer {
   createdAtMs: number;
 }
 
-/** A crawl opened in the workbench: its summary, whether it runs now, and its refusals by rule. */
+/** A seed whose fetch failed, with the stored error code and message (`DNS_FAILURE`, `Host not in the resolver map …`). */
+export interface SeedFailure {
+  url: string;
+  errorCode: string | null;
+  errorReason: string | null;
+}
+
+/** A crawl opened in the workbench: its summary, whether it runs now, its refusals by rule, and its stored history. */
 export interface OpenedCrawl {
   summary: CrawlSummary;
   running: boolean;
   /** Links refused per link rule over the whole crawl (links.refused_by). */
   refusedByRule: Record<string, number>;
+  /** Pages per second over the whole crawl, oldest first, from the stored fetch times (at most 240 samples). */
+  rateHistory: number[];
+  /** Seeds that failed (at most 20), so a crawl that fetched nothing says why. */
+  seedFailures: SeedFailure[];
 }
 
 /** What an export writes. */

@@ -197,6 +197,8 @@ export interface FrontierRow {
   state: UrlState;
   depth: number;
   normalizedKey: string;
+  /** Why the URL failed, for state `error`: the error code (`DNS_FAILURE`, `TIMEOUT`, `REDIRECT_LOOP` …) and its message. */
+  errorCode: string | null;
   errorReason: string | null;
   fetchedAtMs: number | null;
   httpStatus: number | null;

@@ -1,5 +1,5 @@
 import type { CrawlbenchApi } from '../../../shared/ipc/contract';
-import { createSocketApi } from './socket-client';
+import { createSocketClient, type ConnectionState } from './socket-client';
 
 declare global {
   interface Window {
@@ -8,5 +8,17 @@ declare global {
   }
 }
 
-/** The contract client: the preload's in Electron, the WebSocket's in browser mode (the page is `/t/TOKEN/`, see socket-client.ts). */
-export const api: CrawlbenchApi = window.crawlbench ?? createSocketApi(window.location);
+/** Browser mode's socket client (the page is `/t/TOKEN/`, see socket-client.ts); null in Electron. */
+const socketClient = window.crawlbench ? null : createSocketClient(window.location);
+
+/** The contract client: the preload's in Electron, the WebSocket's in browser mode. */
+export const api: CrawlbenchApi = window.crawlbench ?? socketClient!.api;
+
+/**
+ * Watches the connection to main: browser mode's socket state changes; in Electron, main is the
+ * same application, so the connection never drops and `listener` is never called.
+ * @returns the function that stops watching
+ */
+export function onDidChangeConnection(listener: (state: ConnectionState) => void): () => void {
+  return socketClient ? socketClient.onDidChangeConnection(listener) : () => undefined;
+}

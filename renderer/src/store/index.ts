@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api } from '../ipc/client';
+import { api, onDidChangeConnection } from '../ipc/client';
 import { createAppSlice, type AppSlice } from './app-slice';
 import { createCrawlSlice, type CrawlSlice } from './crawl-slice';
 import { createExportSlice, type ExportSlice } from './export-slice';
@@ -30,6 +30,11 @@ export function connectStoreToEvents(): () => void {
     api.on('crawl.onDidFinish', (summary) => useStore.getState().applyFinish(summary)),
     api.on('crawl.onDidFail', ({ crawlId, error }) => useStore.getState().applyFailure(crawlId, error)),
     api.on('export.onDidProgress', (progress) => useStore.getState().applyExportProgress(progress)),
+    onDidChangeConnection((state) => {
+      useStore.getState().setConnection(state.status);
+      // Events sent while the page was away are lost, and the server may be a new process: read everything again.
+      if (state.reconnected) void refresh();
+    }),
   ];
   return () => {
     for (const off of offs) off();
@@ -37,12 +42,28 @@ export function connectStoreToEvents(): () => void {
 }
 
 /**
- * Startup: app facts, saved settings, the crash-recovery offer, and the crawl open last time.
- * The offer wins: its crawl is the one to look at.
+ * Startup: app facts, saved settings, the crash-recovery offer, the crawls running, and the crawl
+ * open last time. The offer wins: its crawl is the one to look at. Sets `ready` at the end (also
+ * when a step failed), so the workbench's first paint already shows the offer and the open crawl.
  */
 export async function bootstrap(): Promise<void> {
+  try {
+    const state = useStore.getState();
+    const [info, offer] = await Promise.all([state.loadInfo(), state.loadRecovery(), state.loadSettings(), state.loadLiveCrawls()]);
+    const crawlId = offer?.crawlId ?? info?.lastOpenCrawlId ?? null;
+    if (crawlId !== null && useStore.getState().crawlId === null) await useStore.getState().openCrawl(crawlId);
+  } finally {
+    useStore.getState().setReady();
+  }
+}
+
+/**
+ * After a reconnect: reads again what push events would have changed (the server may have been
+ * restarted: its crawls stopped or interrupted, a recovery offer made).
+ */
+export async function refresh(): Promise<void> {
   const state = useStore.getState();
-  const [info, offer] = await Promise.all([state.loadInfo(), state.loadRecovery(), state.loadSettings()]);
-  const crawlId = offer?.crawlId ?? info?.lastOpenCrawlId ?? null;
-  if (crawlId !== null && useStore.getState().crawlId === null) await useStore.getState().openCrawl(crawlId);
+  await Promise.all([state.loadInfo(), state.loadRecovery(), state.loadLiveCrawls()]);
+  const { crawlId } = useStore.getState();
+  if (crawlId !== null) await useStore.getState().openCrawl(crawlId);
 }

@@ -132,7 +132,7 @@ export function CrawlForm() {
         <button type="button" onClick={() => void resumeCrawl()} disabled={!resumable}>
           Resume
         </button>
-        <button type="button" onClick={() => void stopCrawl()} disabled={status !== 'running'}>
+        <button type="button" onClick={() => void stopCrawl()} disabled={status !== 'running' && status !== 'paused'}>
           Stop
         </button>
         <FieldError id="start-error" message={crawlError && !serverField ? crawlError.message : undefined} />

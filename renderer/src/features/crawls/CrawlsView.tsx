@@ -5,7 +5,7 @@ import { api } from '../../ipc/client';
 import { useStore } from '../../store';
 import { ExportPanel } from './ExportPanel';
 
-/** The Crawls view: every crawl in the database; open one (read-only unless resumed) and export it. */
+/** The History view (tab "History"): every crawl in the database; open one to see it in the Crawl view (and resume it when it can be) and export it. */
 export function CrawlsView() {
   const crawlId = useStore((s) => s.crawlId);
   const status = useStore((s) => s.progress?.status);
@@ -20,7 +20,7 @@ export function CrawlsView() {
     });
   }, [crawlId, status]);
   return (
-    <section className="panel crawls" aria-label="Crawls">
+    <section className="panel crawls" aria-label="Crawl history">
       {error ? <p className="field-error">{error}</p> : null}
       <div className="crawls-scroll">
         <table aria-label="Crawl list">

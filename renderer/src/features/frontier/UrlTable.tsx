@@ -5,10 +5,20 @@ import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
 
+/** A failed URL's error code and message, as one line ("DNS_FAILURE: no such host"). */
+const errorText = (row: UrlTableRow): string => [row.errorCode, row.errorReason].filter(Boolean).join(': ') || 'failed, no reason recorded';
+
 const COLUMNS: Column<UrlTableRow>[] = [
-  { key: 'url', header: 'URL', width: 'minmax(12rem, 2.4fr)', render: (row) => row.url, title: (row) => row.errorReason ?? row.url },
+  { key: 'url', header: 'URL', width: 'minmax(12rem, 2.4fr)', render: (row) => row.url, title: (row) => row.url },
   { key: 'host', header: 'Host', width: 'minmax(7rem, 1fr)', render: (row) => row.host },
   { key: 'state', header: 'State', width: '5.5rem', render: (row) => <span className={`state state-${row.state}`}>{row.state.replace('_', ' ')}</span> },
+  {
+    key: 'error',
+    header: 'Error',
+    width: 'minmax(8rem, 1.4fr)',
+    render: (row) => (row.state === 'error' ? <span className="error-cell">{errorText(row)}</span> : ''),
+    title: (row) => (row.state === 'error' ? errorText(row) : undefined),
+  },
   { key: 'depth', header: 'Depth', width: '3.5rem', align: 'end', render: (row) => row.depth },
   { key: 'key', header: 'Normalized key', width: 'minmax(8rem, 1.2fr)', render: (row) => row.normalizedKey, title: (row) => row.normalizedKey },
   { key: 'from', header: 'Discovered from', width: 'minmax(10rem, 1.6fr)', render: (row) => row.discoveredFrom ?? 'seed', title: (row) => row.discoveredFrom ?? undefined },

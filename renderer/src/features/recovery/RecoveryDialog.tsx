@@ -27,7 +27,7 @@ export function RecoveryDialog() {
         Crawl #{offer.crawlId} of {offer.seeds.join(', ')} (started {formatTime(offer.createdAtMs)}) did not end cleanly: {offer.pagesDone} pages done, {offer.queued} queued
         {offer.errors > 0 ? `, ${offer.errors} errors` : ''}.
       </p>
-      <p className="muted">Resume continues it where it stopped; Discard leaves it stopped with its data (you can resume it later from Crawls).</p>
+      <p className="muted">Resume continues it where it stopped; Discard leaves it stopped with its data (you can resume it later from History).</p>
       {error ? <p className="field-error">{error}</p> : null}
     </Dialog>
   );
