@@ -111,6 +111,9 @@ export interface HostState {
   waitingReason: HostWaitReason | null;
 }
 
+/** What {@link FrontierStore.refetch} did: re-queued it, or why not (already queued, being fetched, no such URL in the crawl). */
+export type RefetchOutcome = 'queued' | 'already-queued' | 'in-flight' | 'not-found';
+
 /** A fetch's error as stored with its URL (`code` e.g. TIMEOUT, HTTP_404, ROBOTS_DISALLOWED). */
 export interface UrlError {
   code: string;
@@ -150,6 +153,13 @@ export interface FrontierStore {
   fail(url: ClaimedUrl, error: UrlError, disposition: Disposition): void;
   /** Puts a claimed URL back to pending (a retry, a stop); its host waits as the disposition says. */
   requeue(url: ClaimedUrl, disposition: Disposition): void;
+  /**
+   * Puts a settled URL (done or failed) back to pending, first in its host's queue, for a fetch
+   * the user asked for ("Re-fetch now" in the URL inspector); its stored answer stays until the
+   * new one replaces it. A URL queued or in flight is left as it is.
+   * @param nowMs epoch ms (its host is woken at this time, its politeness delay still applies)
+   */
+  refetch(urlId: number, nowMs: number): RefetchOutcome;
   /** When the next host becomes eligible (epoch ms), or null when no host has work it may claim. */
   nextEligibleAtMs(): number | null;
   /** URLs by state. */

@@ -4,9 +4,9 @@ import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
-import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
 
-export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy } from '../ports';
+export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome } from '../ports';
 
 interface HostQueue {
   host: string;
@@ -43,6 +43,8 @@ export class SqliteFrontier implements FrontierStore {
   private readonly markError: Statement;
   private readonly markPending: Statement;
   private readonly idByKey: Statement;
+  private readonly stateById: Statement;
+  private readonly markRefetch: Statement;
   private readonly seen = new SeenCache();
   /** Claimed URLs whose host slot was released before their outcome was recorded. */
   private readonly hostReleased = new Set<number>();
@@ -63,6 +65,9 @@ export class SqliteFrontier implements FrontierStore {
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
     this.markPending = db.prepare(`UPDATE urls SET state = 'pending' WHERE id = ?`);
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
+    this.stateById = db.prepare(`SELECT state, host FROM urls WHERE id = ? AND crawl_id = ?`);
+    // Priority -1 puts it ahead of every discovered URL of its host (priorities are depths, 0 and up).
+    this.markRefetch = db.prepare(`UPDATE urls SET state = 'pending', priority = -1, attempts = 0 WHERE id = ?`);
     this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
     this.load();
   }
@@ -164,6 +169,23 @@ export class SqliteFrontier implements FrontierStore {
     const queue = this.queueFor(url.host);
     queue.exhausted = false;
     this.release(url, disposition);
+  }
+
+  refetch(urlId: number, nowMs: number): RefetchOutcome {
+    const row = this.stateById.get(urlId, this.crawlId) as { state: string; host: string } | undefined;
+    if (!row) return 'not-found';
+    if (row.state === 'pending') return 'already-queued';
+    if (row.state === 'in_flight') return 'in-flight';
+    this.markRefetch.run(urlId);
+    if (row.state === 'done') this.countsValue.done -= 1;
+    else if (row.state === 'error') this.countsValue.error -= 1;
+    this.countsValue.pending += 1;
+    const queue = this.queueFor(row.host);
+    // The read-ahead buffer was filled before this URL was pending: read again so it comes first.
+    queue.buffer = [];
+    queue.exhausted = false;
+    this.wake(queue, nowMs);
+    return 'queued';
   }
 
   nextEligibleAtMs(): number | null {

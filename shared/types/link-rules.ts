@@ -1,0 +1,66 @@
+/**
+ * Seed 004's link rules by name, in the order the crawler checks them, and each name in words for
+ * the screen (the URL inspector's refused outlinks, refusal counts). The engine's rules
+ * (engine/links/link-rules.ts) use these names; a refusal stored in `links.refused_by` is one of them.
+ */
+
+/**
+ * Why a link was not followed. Seed 004's rules (protocol, address length, query strings, file
+ * extension, robots nofollow, hostname / whole-site scope), IIR 20.2's domain URL filter
+ * (include / exclude lists), the depth limit, and links that are not URLs at all.
+ */
+export type LinkRuleName =
+  | 'invalid-url'
+  | 'protocol'
+  | 'url-length'
+  | 'query-string'
+  | 'ignored-extension'
+  | 'nofollow'
+  | 'scope'
+  | 'include-domains'
+  | 'exclude-domains'
+  | 'max-depth'
+  | 'max-links-per-page';
+
+/**
+ * Every rule, in the order they are checked; the first that refuses a link is the one counted.
+ * `url-length` is also checked first of all, in the worker, for hrefs longer than the limit;
+ * `max-links-per-page` counts links the worker did not pass on (past the page's cap).
+ */
+export const LINK_RULES: readonly LinkRuleName[] = [
+  'invalid-url',
+  'protocol',
+  'url-length',
+  'query-string',
+  'ignored-extension',
+  'nofollow',
+  'scope',
+  'include-domains',
+  'exclude-domains',
+  'max-depth',
+  'max-links-per-page',
+];
+
+/** Each link rule in plain words, as a sentence fragment: "refused: <label>". */
+export const LINK_RULE_LABELS: Readonly<Record<LinkRuleName, string>> = {
+  'invalid-url': 'not a valid URL',
+  protocol: 'not an http or https link',
+  'url-length': 'URL too long',
+  'query-string': 'has a query string (query strings are not followed)',
+  'ignored-extension': 'file type on the ignored extensions list',
+  nofollow: 'the page says nofollow',
+  scope: 'outside the crawl scope',
+  'include-domains': 'domain not on the include list',
+  'exclude-domains': 'domain on the exclude list',
+  'max-depth': 'deeper than the depth limit',
+  'max-links-per-page': 'past the per-page link limit',
+};
+
+/**
+ * A stored rule name in words; a name this version does not know is shown as it is.
+ * @example linkRuleLabel('scope') → 'outside the crawl scope'
+ * @example linkRuleLabel('some-future-rule') → 'some-future-rule'
+ */
+export function linkRuleLabel(rule: string): string {
+  return (LINK_RULE_LABELS as Record<string, string>)[rule] ?? rule;
+}
