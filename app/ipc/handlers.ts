@@ -8,6 +8,7 @@ import { crawlHandlers } from './crawl-handlers';
 import { duplicateHandlers } from './duplicate-handlers';
 import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
+import { inspectorHandlers } from './inspector-handlers';
 import { settingsHandlers } from './settings-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
@@ -26,6 +27,8 @@ export interface HandlerContext {
    * @throws CodedError CHECKPOINT_NOT_FOUND
    */
   rollBack(crawlId: number, name: string): Promise<void>;
+  /** Opens an http(s) URL in the system browser (Electron's shell.openExternal); absent in browser mode. */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 /**
@@ -52,5 +55,6 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     ...settingsHandlers(context),
     ...checkpointHandlers(context),
     ...exportHandlers(context),
+    ...inspectorHandlers(context),
   };
 }

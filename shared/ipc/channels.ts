@@ -30,6 +30,11 @@ export const IPC_CHANNELS = [
   'checkpoints.create',
   'checkpoints.resume',
   'export.start',
+  'urls.inspect',
+  'urls.queryLinks',
+  'urls.refetch',
+  'urls.exclude',
+  'urls.openExternal',
 ] as const;
 
 /** A request channel name. */

@@ -20,6 +20,7 @@ import type {
   UrlGroupRow,
   UrlTableRow,
 } from './views';
+import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, RefetchAnswer, UrlInspection } from './inspector-view';
 
 /** Where the workbench runs: the Electron shell, or a browser talking to the local server. */
 export type AppMode = 'electron' | 'browser';
@@ -79,6 +80,13 @@ export interface IpcResponses {
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
   'export.start': ExportProgress;
+  'urls.inspect': UrlInspection;
+  /** Inlinks (`direction: 'in'`) or outlinks (`'out'`) of one URL, a window at a time. */
+  'urls.queryLinks': LinkPage<InlinkRow> | LinkPage<OutlinkRow>;
+  'urls.refetch': RefetchAnswer;
+  'urls.exclude': ExcludeAnswer;
+  /** Electron only: the URL opened in the system browser. */
+  'urls.openExternal': { opened: true };
 }
 
 /** Payload of each push event. */

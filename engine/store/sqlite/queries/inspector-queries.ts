@@ -1,8 +1,16 @@
 /** Read queries of the URL inspector: one URL's stored record, its page, spellings, links in and out, redirect chain and content group. */
 import type { ReadableDB } from '../database';
-import type { RowPage } from '../../../../shared/types/crawl';
+import type { InlinkRow, LinkPage, OutlinkRow, SpellingRow } from '../../../../shared/types/inspector-rows';
 import { StatementCache } from './statement-cache';
 import { RedirectQueries, type RedirectChainHop } from './redirect-queries';
+
+export type { LinkPage } from '../../../../shared/types/inspector-rows';
+/** A raw spelling of the URL with the page it was first met on. */
+export type InspectedAlias = SpellingRow;
+/** A link into the URL from a page of the crawl. */
+export type InlinkRecord = InlinkRow;
+/** A link out of the URL's page, refused ones included. */
+export type OutlinkRecord = OutlinkRow;
 
 /** A URL's frontier row as stored, with the page it was discovered on. Times are epoch ms. */
 export interface InspectedUrlRecord {
@@ -59,53 +67,10 @@ export interface InspectedPageRecord {
   linksOverCap: number;
 }
 
-/** One raw spelling of the URL (url_aliases) and the page it was first met on (null: a seed). */
-export interface InspectedAlias {
-  rawUrl: string;
-  firstSeenFromId: number | null;
-  firstSeenFromUrl: string | null;
-}
-
-/** A link into the URL from a page of the crawl. */
-export interface InlinkRecord {
-  fromUrlId: number;
-  fromUrl: string;
-  /** The href as the page wrote it (resolved). */
-  rawUrl: string;
-  /** Link kind as stored (a, redirect, canonical …). */
-  kind: string;
-  anchorText: string | null;
-  element: string | null;
-  /** Space-separated rel tokens (nofollow, sponsored, ugc …); null when none or not recorded. */
-  rel: string | null;
-}
-
-/** A link out of the URL's page: to a URL of the crawl, or refused by a link rule. */
-export interface OutlinkRecord {
-  rawUrl: string;
-  /** Null when a link rule refused it (it never entered the frontier). */
-  toUrlId: number | null;
-  toUrl: string | null;
-  toState: string | null;
-  toStatus: number | null;
-  kind: string;
-  /** The link rule that refused it (shared/types/link-rules.ts names); null when followed. */
-  refusedBy: string | null;
-  anchorText: string | null;
-  element: string | null;
-  rel: string | null;
-}
-
 /** How the URL was discovered: the link on the discovering page that first led to it. */
 export interface DiscoveryLink {
   kind: string;
   anchorText: string | null;
-}
-
-/** A page of links with the counts the inspector summarises. */
-export interface LinkPage<Row> extends RowPage<Row> {
-  /** Of `total`, links refused by a link rule (outlinks only; 0 for inlinks). */
-  refused: number;
 }
 
 /** Another URL of the same host, for the version-template test (path segments compared by the caller). */
