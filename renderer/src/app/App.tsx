@@ -4,6 +4,7 @@ import { CrawlsView } from '../features/crawls/CrawlsView';
 import { CrawlView } from '../features/crawl/CrawlView';
 import { DuplicatesView } from '../features/duplicates/DuplicatesView';
 import { FrontierView } from '../features/frontier/FrontierView';
+import { UrlInspector } from '../features/inspector/UrlInspector';
 import { OverviewView } from '../features/overview/OverviewView';
 import { PagesView } from '../features/pages/PagesView';
 import { RecoveryDialog } from '../features/recovery/RecoveryDialog';
@@ -41,8 +42,11 @@ export function App() {
         {mode ? <span className="mode">{mode === 'browser' ? 'browser mode' : 'desktop'}</span> : null}
       </header>
       {infoError ? <p className="field-error">{infoError}</p> : null}
-      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="tabpanel">
-        <View />
+      <div className="workspace">
+        <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="tabpanel">
+          <View />
+        </div>
+        <UrlInspector />
       </div>
       <RecoveryDialog />
     </main>
