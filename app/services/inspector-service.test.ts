@@ -102,6 +102,9 @@ describe('inspectUrl', () => {
     expect(docs.names.versionTemplate).toEqual({ template: 'http://docs.test/%s/library/os.html', versions: ['3.11', '3.12'] });
     expect(docs.exclusions).toEqual([]);
     expect(inspectUrl(sources, crawlId, ids[2]!, false).names.versionTemplate).toBeNull();
+    // Numbered pages are not versions.
+    const paged = insertCrawl(db, [{ url: 'http://p.test/chain/1' }, { url: 'http://p.test/chain/2' }]);
+    expect(inspectUrl(sources, paged.crawlId, paged.ids[0]!, false).names.versionTemplate).toBeNull();
     expect(inspectUrl(sources, crawlId, ids[3]!, false).exclusions.map((option) => [option.rule, option.value])).toEqual([
       ['ignored-extension', 'pdf'],
       ['exclude-domains', 'cdn.test'],

@@ -139,7 +139,7 @@ function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: Cr
 }
 
 /**
- * Seed 001's version URL template for the URL: for each version-like path segment, the crawl's
+ * Seed 001's version URL template for the URL: for each version-like directory segment, the crawl's
  * URLs of the same host that differ only there; the first segment that makes a template wins.
  */
 function versionTemplateOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord): InspectorNames['versionTemplate'] {
@@ -151,7 +151,8 @@ function versionTemplateOf(queries: InspectorQueries, crawlId: number, record: I
   }
   const origin = record.url.slice(0, record.url.indexOf(parsed.host) + parsed.host.length);
   const segments = parsed.pathname.split('/');
-  for (let index = 1; index < segments.length; index += 1) {
+  // A version names a directory (`/3.11/library/os.html`); a number as the last segment is a page (`/chain/2`, `/page/3`).
+  for (let index = 1; index < segments.length - 1; index += 1) {
     if (!isVersionSegment(decodeURIComponent(segments[index]!))) continue;
     const prefix = `${origin}${segments.slice(0, index).join('/')}/`;
     const suffix = `${segments.length > index + 1 ? '/' : ''}${segments.slice(index + 1).join('/')}${parsed.search}`;

@@ -211,7 +211,7 @@ function TimelineSection({ inspection }: { inspection: UrlInspection }) {
             {step.urlId ? (
               <>
                 {' '}
-                <UrlLink urlId={step.urlId}>(inspect)</UrlLink>
+                <UrlLink urlId={step.urlId}>(inspect that page)</UrlLink>
               </>
             ) : null}
           </li>
