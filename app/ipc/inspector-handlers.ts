@@ -1,6 +1,6 @@
 import type { IpcHandlers } from '../../shared/ipc/contract';
 import { CodedError } from '../../shared/types/result';
-import { excludeLikeUrl, inspectUrl, refetchUrl, type CrawlControl, type InspectorSources } from '../services/inspector-service';
+import { crawlControlOf, excludeLikeUrl, inspectUrl, refetchUrl, type InspectorSources } from '../services/inspector-service';
 import type { DataStore } from '../services/app-services';
 import type { HandlerContext } from './handlers';
 
@@ -8,18 +8,6 @@ type InspectorChannels = 'urls.inspect' | 'urls.queryLinks' | 'urls.refetch' | '
 
 function sourcesOf(store: DataStore): InspectorSources {
   return { queries: store.inspector, duplicates: store.duplicates, crawls: store.crawls.repositoryForQueries };
-}
-
-function controlOf(store: DataStore): CrawlControl {
-  const { crawls } = store;
-  return {
-    isRunning: (crawlId) => crawls.isRunning(crawlId),
-    refetch: (crawlId, urlId) => crawls.refetch(crawlId, urlId),
-    stop: (crawlId) => crawls.stop(crawlId),
-    whenStopped: (crawlId) => crawls.whenStopped(crawlId),
-    resume: (crawlId, overrides) => crawls.resume(crawlId, overrides),
-    updateSettings: (crawlId, settings) => crawls.repositoryForQueries.updateSettings(crawlId, settings),
-  };
 }
 
 /** The URL inspector: one URL's story, its links a window at a time, and its actions (re-fetch, exclude, open in the system browser). */
@@ -37,11 +25,11 @@ export function inspectorHandlers(context: HandlerContext): Pick<IpcHandlers, In
       const store = context.store();
       const record = store.inspector.url(crawlId, urlId);
       if (!record) throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
-      return refetchUrl(controlOf(store), crawlId, urlId, record.url);
+      return refetchUrl(crawlControlOf(store.crawls), crawlId, urlId, record.url);
     },
     'urls.exclude': async ({ crawlId, urlId, rule }) => {
       const store = context.store();
-      return excludeLikeUrl(sourcesOf(store), controlOf(store), crawlId, urlId, rule);
+      return excludeLikeUrl(sourcesOf(store), crawlControlOf(store.crawls), crawlId, urlId, rule);
     },
     'urls.openExternal': async ({ url }) => {
       if (!context.openExternal) throw new CodedError('NOT_SUPPORTED', 'Only the desktop app opens the system browser; browser mode opens links in a new tab.');

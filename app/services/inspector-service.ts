@@ -19,6 +19,7 @@ import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
 import { groupByVersionTemplate, isVersionSegment } from '../../shared/url/version-template';
+import type { CrawlService } from './crawl-service';
 import { crawlProfile, urlGroupDetail } from './duplicates-service';
 
 /** What an inspection reads: the inspector's and the Duplicates view's queries, and the crawl's row reader. */
@@ -271,6 +272,18 @@ export interface CrawlControl {
   resume(crawlId: number, overrides: Partial<CrawlSettings>): unknown;
   /** Stores a stopped crawl's settings (applied when it is resumed). */
   updateSettings(crawlId: number, settings: CrawlSettings): void;
+}
+
+/** The crawl service's side of the inspector's actions. */
+export function crawlControlOf(crawls: CrawlService): CrawlControl {
+  return {
+    isRunning: (crawlId) => crawls.isRunning(crawlId),
+    refetch: (crawlId, urlId) => crawls.refetch(crawlId, urlId),
+    stop: (crawlId) => crawls.stop(crawlId),
+    whenStopped: (crawlId) => crawls.whenStopped(crawlId),
+    resume: (crawlId, overrides) => crawls.resume(crawlId, overrides),
+    updateSettings: (crawlId, settings) => crawls.repositoryForQueries.updateSettings(crawlId, settings),
+  };
 }
 
 /**
