@@ -93,6 +93,20 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           ]);
         }));
 
+      it('refetch puts a settled URL back first in its host\'s queue (Re-fetch now); a queued, in-flight or unknown URL is left alone', () =>
+        withStores(OPEN, async ({ frontier, unitOfWork }) => {
+          await unitOfWork.run(() => frontier.add([candidate('a.test', 'x'), ...many('a.test', 3).map((c) => ({ ...c, depth: 1 }))], 0));
+          const [x] = await unitOfWork.run(() => frontier.claimBatch(1, 0));
+          await unitOfWork.run(() => frontier.complete(x!, { fetchMs: 0, nowMs: 1, httpStatus: 200 }));
+          expect(await unitOfWork.run(() => frontier.refetch(x!.id, 2))).toBe('queued');
+          expect(frontier.counts()).toEqual({ pending: 4, inFlight: 0, done: 0, error: 0 });
+          expect(await unitOfWork.run(() => frontier.refetch(x!.id, 2))).toBe('already-queued');
+          const [again] = await unitOfWork.run(() => frontier.claimBatch(1, 2));
+          expect(again!.id).toBe(x!.id);
+          expect(await unitOfWork.run(() => frontier.refetch(x!.id, 3))).toBe('in-flight');
+          expect(await unitOfWork.run(() => frontier.refetch(987_654, 3))).toBe('not-found');
+        }));
+
       it('a requeued URL is handed out again, with one more attempt, after its host waited', () =>
         withStores(OPEN, async ({ frontier, unitOfWork }) => {
           await unitOfWork.run(() => frontier.add([candidate('a.test', 'x')], 0));
