@@ -116,9 +116,16 @@ describe('the URL inspector', () => {
 
   it('Escape closes it and gives focus back to the row that opened it', async () => {
     await crawlFixtures();
-    await inspectFromFrontier('http://site.test/b.html');
+    // Closed first, so the row below is the one that opens it.
     await page.keyboard.press('Escape');
     await expect.poll(async () => inspector().count(), { timeout: 5_000 }).toBe(0);
+    await inspectFromFrontier('http://site.test/b.html');
+    // Opening moves focus into the panel …
+    expect(await page.locator(':focus').textContent()).toBe('URL inspector');
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => inspector().count(), { timeout: 5_000 }).toBe(0);
+    // … and closing gives it back to the row.
     expect(await page.locator(':focus').getAttribute('role')).toBe('row');
+    expect(await page.locator(':focus').getByRole('cell').first().textContent()).toBe('http://site.test/b.html');
   });
 });

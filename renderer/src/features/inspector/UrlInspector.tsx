@@ -486,9 +486,27 @@ export function UrlInspector() {
   const panelRef = useRef<HTMLElement>(null);
   const openerRef = useRef<Element | null>(null);
 
+  const close = useCallback(() => {
+    closeInspector();
+    const opener = openerRef.current;
+    openerRef.current = null;
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  }, [closeInspector]);
+
+  // Another crawl opened: its URL ids name other URLs.
+  const shownCrawl = useRef(crawlId);
+  useEffect(() => {
+    if (shownCrawl.current !== null && shownCrawl.current !== crawlId) close();
+    shownCrawl.current = crawlId;
+  }, [crawlId, close]);
+
   useEffect(() => {
     if (urlId === null) return;
-    if (!openerRef.current) openerRef.current = document.activeElement;
+    // Opened from outside (a table row): remember where focus was, and move it to the panel.
+    if (!openerRef.current) {
+      openerRef.current = document.activeElement;
+      panelRef.current?.querySelector<HTMLElement>('h2')?.focus();
+    }
   }, [urlId]);
 
   useEffect(() => {
@@ -513,13 +531,6 @@ export function UrlInspector() {
     };
   }, [urlId, crawlId, reload]);
 
-  const close = useCallback(() => {
-    closeInspector();
-    const opener = openerRef.current;
-    openerRef.current = null;
-    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-  }, [closeInspector]);
-
   useEffect(() => {
     if (urlId === null) return;
     const onKey = (event: KeyboardEvent) => {
@@ -536,7 +547,7 @@ export function UrlInspector() {
   return (
     <aside ref={panelRef} className="inspector" aria-label="URL inspector">
       <header className="inspector-header">
-        <h2>URL inspector</h2>
+        <h2 tabIndex={-1}>URL inspector</h2>
         <div className="buttons">
           <button type="button" onClick={inspectPrevious} disabled={!canGoBack} aria-label="Back" title="The URL inspected before">
             ← Back
