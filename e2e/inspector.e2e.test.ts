@@ -104,6 +104,9 @@ describe('the URL inspector', () => {
     expect(byTarget['http://site.test/a.html']).toBe('200');
     // The home page is a seed: no robots refusal, and it was fetched.
     expect(await inspector().getByTestId('inspector-robots').textContent()).toBe('Allowed');
+    // The crawl has finished: re-fetching needs it running, and says so.
+    await inspector().getByRole('button', { name: 'Re-fetch now' }).click();
+    await expect.poll(async () => inspector().getByRole('status').textContent(), { timeout: 5_000 }).toMatch(/^Crawl \d+ is not running: resume it, then re-fetch this URL\.$/);
   });
 
   it('on a page shows its inlinks with their anchor text', async () => {
