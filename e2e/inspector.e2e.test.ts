@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openTab, screenshot, startCrawl, useWorkbench, waitForStatus } from './helpers/workbench';
+import { openTab, readDatabase, screenshot, startCrawl, useWorkbench, waitForStatus } from './helpers/workbench';
 
 const workbench = useWorkbench();
 let page: Page;
@@ -130,5 +130,20 @@ describe('the URL inspector', () => {
     // … and closing gives it back to the row.
     expect(await page.locator(':focus').getAttribute('role')).toBe('row');
     expect(await page.locator(':focus').getByRole('cell').first().textContent()).toBe('http://site.test/b.html');
+  });
+
+  it('"Exclude URLs like this" adds the file type to the crawl’s ignored extensions and says so (last: it starts another crawl)', async () => {
+    await crawlFixtures();
+    await startCrawl(page, ['http://files.test/']);
+    // The status counter still reads the first crawl's "finished": wait for this crawl's own end in its database.
+    const status = () => readDatabase(workbench.serve.dbPath, (db) => db.prepare(`SELECT status FROM crawls WHERE seeds_json LIKE '%files.test%'`).pluck().get());
+    await expect.poll(status, { timeout: 60_000, interval: 250 }).toBe('finished');
+    await inspectFromFrontier('http://files.test/report.pdf');
+    await inspector().getByRole('button', { name: 'Ignore .pdf links' }).click();
+    await expect
+      .poll(async () => inspector().getByRole('status').textContent(), { timeout: 5_000 })
+      .toBe('Added “pdf” to this crawl\'s ignored extensions: links to .pdf files found from now on are refused (URLs already queued stay queued). It applies when the crawl is resumed.');
+    // Added once: the inspector reloads without the action.
+    await expect.poll(async () => inspector().getByRole('button', { name: 'Ignore .pdf links' }).count(), { timeout: 5_000 }).toBe(0);
   });
 });
