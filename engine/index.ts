@@ -29,10 +29,22 @@ export { CrawlReader, CrawlRepository } from './store/sqlite/crawl-repository';
 /** Checkpoints: snapshot a crawl database, list, restore, delete, and record them after a restore. */
 export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints, restoreCheckpoint, type CheckpointInfo } from './store/sqlite/checkpoints';
 
-/** Read queries that page the workbench views (Frontier, Duplicates) and stream exports from SQLite. */
+/** Read queries that page the workbench views (Frontier, Duplicates, the URL inspector) and stream exports from SQLite. */
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
+export {
+  InspectorQueries,
+  type DiscoveryLink,
+  type InlinkRecord,
+  type InspectedAlias,
+  type InspectedPageRecord,
+  type InspectedUrlRecord,
+  type LinkPage,
+  type OutlinkRecord,
+  type SiblingUrl,
+} from './store/sqlite/queries/inspector-queries';
+export type { RedirectChainHop } from './store/sqlite/queries/redirect-queries';
 
 /** Read queries of the Overview tab (aggregates in SQL) and of the site tree and crawl tree (children by URL range, ancestry by discovered_from). */
 export { OverviewQueries } from './store/sqlite/queries/overview-queries';
@@ -42,7 +54,7 @@ export { SiteTreeQueries, type SiteTreeQuery } from './store/sqlite/queries/site
 export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type HousekeepingStats } from './schedule/crawl-runner';
 
 /** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */
-export type { CrawlStores } from './store/ports';
+export type { CrawlStores, RefetchOutcome } from './store/ports';
 export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */

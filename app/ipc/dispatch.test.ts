@@ -79,6 +79,13 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     }),
     'siteTree.children': vi.fn<IpcHandlers['siteTree.children']>(async ({ offset }) => ({ nodes: [], total: 0, offset })),
     'urls.ancestry': vi.fn<IpcHandlers['urls.ancestry']>(async () => ({ hops: [], truncated: false })),
+    'urls.inspect': vi.fn<IpcHandlers['urls.inspect']>(async () => {
+      throw new CodedError('URL_NOT_FOUND', 'none');
+    }),
+    'urls.queryLinks': vi.fn<IpcHandlers['urls.queryLinks']>(async ({ offset }) => ({ rows: [], total: 0, offset, refused: 0 })),
+    'urls.refetch': vi.fn<IpcHandlers['urls.refetch']>(async () => ({ outcome: 'queued', message: 'queued' })),
+    'urls.exclude': vi.fn<IpcHandlers['urls.exclude']>(async ({ rule }) => ({ rule, value: 'pdf', message: 'added', restarted: false })),
+    'urls.openExternal': vi.fn<IpcHandlers['urls.openExternal']>(async () => ({ opened: true })),
   };
 }
 
@@ -166,6 +173,15 @@ describe('createDispatcher', () => {
       ['export.start', 'unknown kind', { crawlId: 1, kind: 'links', format: 'csv', file: '/tmp/x.csv' }],
       ['export.start', 'unknown format', { crawlId: 1, kind: 'pages', format: 'xlsx', file: '/tmp/x.xlsx' }],
       ['export.start', 'missing file', { crawlId: 1, kind: 'pages', format: 'csv' }],
+      ['urls.inspect', 'missing urlId', { crawlId: 1 }],
+      ['urls.inspect', 'urlId 0', { crawlId: 1, urlId: 0 }],
+      ['urls.queryLinks', 'unknown direction', { crawlId: 1, urlId: 2, direction: 'both', offset: 0, limit: 10 }],
+      ['urls.queryLinks', 'limit too large', { crawlId: 1, urlId: 2, direction: 'in', offset: 0, limit: 1_001 }],
+      ['urls.refetch', 'urlId as string', { crawlId: 1, urlId: '2' }],
+      ['urls.exclude', 'a rule it cannot add', { crawlId: 1, urlId: 2, rule: 'scope' }],
+      ['urls.openExternal', 'a javascript: URL', { url: 'javascript:alert(1)' }],
+      ['urls.openExternal', 'a file: URL', { url: 'file:///etc/passwd' }],
+      ['urls.openExternal', 'a URL with a space', { url: 'http://a.test/x y' }],
     ];
 
     it.each(cases)('%s with %s → INVALID_PAYLOAD naming the channel; handler not called', async (channel, _label, payload) => {
@@ -326,6 +342,11 @@ describe('IPC surface snapshot', () => {
       'overview.get',
       'siteTree.children',
       'urls.ancestry',
+      'urls.inspect',
+      'urls.queryLinks',
+      'urls.refetch',
+      'urls.exclude',
+      'urls.openExternal',
     ]);
   });
 

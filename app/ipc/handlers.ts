@@ -9,6 +9,7 @@ import { duplicateHandlers } from './duplicate-handlers';
 import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
 import { overviewHandlers } from './overview-handlers';
+import { inspectorHandlers } from './inspector-handlers';
 import { settingsHandlers } from './settings-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
@@ -27,6 +28,8 @@ export interface HandlerContext {
    * @throws CodedError CHECKPOINT_NOT_FOUND
    */
   rollBack(crawlId: number, name: string): Promise<void>;
+  /** Opens an http(s) URL in the system browser (Electron's shell.openExternal); absent in browser mode. */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 /**
@@ -54,5 +57,6 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     ...checkpointHandlers(context),
     ...exportHandlers(context),
     ...overviewHandlers(context),
+    ...inspectorHandlers(context),
   };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries } from '../../engine';
+import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries, InspectorQueries } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
@@ -22,6 +22,8 @@ export interface AppServicesOptions {
   closedResolver?: boolean;
   /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
   nativeBinding?: string;
+  /** Opens an http(s) URL in the system browser (Electron: shell.openExternal); browser mode has none. */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 /** A push-event listener of a transport. */
@@ -36,6 +38,7 @@ export interface DataStore {
   duplicates: DuplicateQueries;
   exports: ExportQueries;
   overview: OverviewService;
+  inspector: InspectorQueries;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -84,7 +87,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db), overview: new OverviewService(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db), overview: new OverviewService(db), inspector: new InspectorQueries(db) }, interrupted };
   };
 
   const first = open();
@@ -128,6 +131,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       recovery,
       exports: exportService,
       rollBack,
+      ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     }),
   );
   const dispatch: Dispatcher = async (channel, payload) => {

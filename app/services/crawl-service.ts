@@ -1,4 +1,4 @@
-import { type WritableDB, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener } from '../../engine';
+import { type WritableDB, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import { CrawlRuns } from './crawl-runs';
@@ -221,6 +221,19 @@ export class CrawlService {
     if (!entry) return false;
     entry.runner.stop('paused');
     return true;
+  }
+
+  /**
+   * "Re-fetch now": puts a settled URL of a running crawl first in its host's queue (the URL
+   * inspector's action).
+   * @returns what the frontier did (queued, or already queued / in flight / not in the crawl)
+   * @throws CodedError CRAWL_NOT_RUNNING when the crawl does not run in this process (or is stopping)
+   */
+  async refetch(crawlId: number, urlId: number): Promise<RefetchOutcome> {
+    const entry = this.running.get(crawlId);
+    if (!entry) throw new CodedError('CRAWL_NOT_RUNNING', `Crawl ${crawlId} is not running: resume it to fetch URLs`);
+    // A refused write reaches the dispatcher, which reports its storage code in plain words.
+    return entry.runner.refetch(urlId);
   }
 
   /** True while the crawl runs in this process. */

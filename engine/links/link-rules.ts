@@ -1,43 +1,10 @@
 /** Seed 004's link rules: every reason a link is refused (protocol, length, query, extension, nofollow, scope, domains, depth). */
 import type { CrawlSettings } from '../../shared/types/crawl';
+import type { LinkRuleName } from '../../shared/types/link-rules';
 import { inScope, type ScopeSeeds } from './scope';
 
-/**
- * Why a link was not followed. Seed 004's rules (protocol, address length, query strings, file
- * extension, robots nofollow, hostname / whole-site scope), IIR 20.2's domain URL filter
- * (include / exclude lists), the depth limit, and links that are not URLs at all.
- */
-export type LinkRuleName =
-  | 'invalid-url'
-  | 'protocol'
-  | 'url-length'
-  | 'query-string'
-  | 'ignored-extension'
-  | 'nofollow'
-  | 'scope'
-  | 'include-domains'
-  | 'exclude-domains'
-  | 'max-depth'
-  | 'max-links-per-page';
-
-/**
- * Every rule, in the order they are checked; the first that refuses a link is the one counted.
- * `url-length` is also checked first of all, in the worker, for hrefs longer than the limit;
- * `max-links-per-page` counts links the worker did not pass on (past the page's cap).
- */
-export const LINK_RULES: readonly LinkRuleName[] = [
-  'invalid-url',
-  'protocol',
-  'url-length',
-  'query-string',
-  'ignored-extension',
-  'nofollow',
-  'scope',
-  'include-domains',
-  'exclude-domains',
-  'max-depth',
-  'max-links-per-page',
-];
+/** The rule names and their order live in shared/types (the renderer shows them in words). */
+export { LINK_RULES, type LinkRuleName } from '../../shared/types/link-rules';
 
 /**
  * Characters of a link's raw URL kept in the links table and sent from a worker for a link

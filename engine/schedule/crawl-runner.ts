@@ -9,7 +9,7 @@ import { CodedError, type Result } from '../../shared/types/result';
 import { ResultCommitter } from '../commit/result-committer';
 import { LinkPipeline } from '../links/link-pipeline';
 import type { UrlIdentity } from '../links/url-identity';
-import type { CrawlStores, FrontierCandidate, HostState } from '../store/ports';
+import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome } from '../store/ports';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
 import { housekeepingStats, ProgressMeter, type HousekeepingStats } from './progress';
 import { settle } from './retry-policy';
@@ -192,6 +192,20 @@ export class CrawlRunner {
     if (this.stopping) return;
     this.stopping = status;
     this.scheduler.pump();
+  }
+
+  /**
+   * Fetches a settled URL of this crawl again, first in its host's queue ("Re-fetch now"): the
+   * robots gate and the host's politeness delay apply as to any URL.
+   * @returns what the frontier did (queued, or already queued / in flight / not in this crawl)
+   * @throws CodedError CRAWL_NOT_RUNNING when the run is over or stopping (nothing would fetch it);
+   *   a storage error when the write is refused
+   */
+  async refetch(urlId: number): Promise<RefetchOutcome> {
+    if (!this.finished || this.finishing || this.stopping) throw new CodedError('CRAWL_NOT_RUNNING', `Crawl ${this.crawlId} is not running: resume it to fetch URLs`);
+    const outcome = await this.stores.frontier.refetch(urlId, this.now());
+    if (outcome === 'queued') this.scheduler.pump();
+    return outcome;
   }
 
   /**

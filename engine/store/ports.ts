@@ -119,6 +119,9 @@ export interface HostState {
   waitingReason: HostWaitReason | null;
 }
 
+/** What {@link FrontierStore.refetch} did: re-queued it, or why not (already queued, being fetched, no such URL in the crawl). */
+export type RefetchOutcome = 'queued' | 'already-queued' | 'in-flight' | 'not-found';
+
 /** A fetch's error as stored with its URL (`code` e.g. TIMEOUT, HTTP_404, ROBOTS_DISALLOWED). */
 export interface UrlError {
   code: string;
@@ -148,6 +151,13 @@ export interface FrontierStore {
    * still push the host's next eligible time further out (a retry's backoff). Idempotent per claim.
    */
   releaseHost(url: ClaimedUrl, disposition: Disposition): void;
+  /**
+   * Puts a settled URL (done or failed) back to pending, first in its host's queue, for a fetch
+   * the user asked for ("Re-fetch now" in the URL inspector), in one transaction; its stored
+   * answer stays until the new one replaces it. A URL queued or in flight is left as it is.
+   * @param nowMs epoch ms (its host is woken at this time, its politeness delay still applies)
+   */
+  refetch(urlId: number, nowMs: number): Promise<RefetchOutcome>;
   /** When the next host becomes eligible (epoch ms), or null when no host has work it may claim. */
   nextEligibleAtMs(): number | null;
   /** URLs by state. */
@@ -290,7 +300,8 @@ export type UrlOutcome =
 /**
  * Everything one batch of settled fetches writes, as data; {@link CrawlWriter.commit} writes it
  * whole or not at all, in this order: `candidates` (the URL-seen test, IIR 20.2.2: a key met
- * twice is added once, a known key not again), `pages` (with the content-seen test, in order),
+ * twice is added once, a known key not again), `pages` (with the content-seen test, in order; a
+ * page written again, a re-fetch, drops the link rows of its earlier fetch),
  * `outcomes` (in order; a redirect sees the redirect links of earlier outcomes), `links`,
  * `aliases`, `status`.
  */

@@ -33,6 +33,11 @@ export const IPC_CHANNELS = [
   'overview.get',
   'siteTree.children',
   'urls.ancestry',
+  'urls.inspect',
+  'urls.queryLinks',
+  'urls.refetch',
+  'urls.exclude',
+  'urls.openExternal',
 ] as const;
 
 /** A request channel name. */

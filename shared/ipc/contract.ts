@@ -21,6 +21,7 @@ import type {
   UrlGroupRow,
   UrlTableRow,
 } from './views';
+import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, RefetchAnswer, UrlInspection } from './inspector-view';
 
 /** Where the workbench runs: the Electron shell, or a browser talking to the local server. */
 export type AppMode = 'electron' | 'browser';
@@ -86,6 +87,13 @@ export interface IpcResponses {
   'siteTree.children': SiteTreeChildren;
   /** A URL's crawl tree: its ancestry by discovered_from, seed first. */
   'urls.ancestry': UrlAncestry;
+  'urls.inspect': UrlInspection;
+  /** Inlinks (`direction: 'in'`) or outlinks (`'out'`) of one URL, a window at a time. */
+  'urls.queryLinks': LinkPage<InlinkRow> | LinkPage<OutlinkRow>;
+  'urls.refetch': RefetchAnswer;
+  'urls.exclude': ExcludeAnswer;
+  /** Electron only: the URL opened in the system browser. */
+  'urls.openExternal': { opened: true };
 }
 
 /** Payload of each push event. */

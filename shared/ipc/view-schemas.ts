@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { URL_STATES } from '../types/crawl';
 import { CRAWL_SETTINGS } from '../types/crawl-settings';
+import { EXCLUSION_RULES } from './inspector-view';
 
 /**
  * Request schemas of the workbench views' channels (merged into `requestSchemas`). Each is
@@ -56,6 +57,12 @@ export const viewRequestSchemas = {
       file: z.string().min(1).max(4096),
     })
     .strict(),
+  'urls.inspect': z.object({ crawlId: id, urlId: id }).strict(),
+  'urls.queryLinks': z.object({ crawlId: id, urlId: id, direction: z.enum(['in', 'out']), offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
+  'urls.refetch': z.object({ crawlId: id, urlId: id }).strict(),
+  'urls.exclude': z.object({ crawlId: id, urlId: id, rule: z.enum(EXCLUSION_RULES) }).strict(),
+  /** Only http(s) URLs reach the system browser (never file:, javascript: or an app's own scheme). */
+  'urls.openExternal': z.object({ url: z.string().max(8192).regex(/^https?:\/\/[^\s]+$/i, 'an http or https URL') }).strict(),
 } as const;
 
 /** The URL table's request: `frontier.queryUrls` filters plus whether to count matching rows. */

@@ -62,6 +62,7 @@ export const CRAWL_ERROR_CODES = {
   // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
   INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] with an IP address: fix it, and the crawl starts.' },
   INVALID_SEED: { class: 'stop-crawl', advice: 'A seed is not an absolute http(s) URL: fix it, and the crawl starts.' },
+  CRAWL_NOT_RUNNING: { class: 'stop-crawl', advice: 'The crawl is not running, so nothing would fetch the URL: resume the crawl, then try again.' },
   CRAWL_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawl with that id in this database: list them (the Crawls view, or crawlbench export).' },
   INVALID_CHECKPOINT_NAME: { class: 'stop-crawl', advice: "A checkpoint name is 1-64 letters, digits, '.', '-' or '_'." },
   CHECKPOINT_EXISTS: { class: 'stop-crawl', advice: 'That crawl already has a checkpoint of this name: choose another name.' },

@@ -130,6 +130,21 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1 });
         }));
 
+      it('refetch puts a settled URL back first in its host\'s queue (Re-fetch now); a queued, in-flight or unknown URL is left alone', () =>
+        withStores(OPEN, async (stores) => {
+          const { frontier } = stores;
+          await add(stores, [candidate('a.test', 'x'), ...many('a.test', 3).map((c) => ({ ...c, depth: 1 }))], 0);
+          const [x] = await frontier.claimBatch(1, 0);
+          await record(stores, 1, done(x!, { fetchMs: 0, nowMs: 1, httpStatus: 200 }));
+          expect(await frontier.refetch(x!.id, 2)).toBe('queued');
+          expect(frontier.counts()).toEqual({ pending: 4, inFlight: 0, done: 0, error: 0, blocked: 0 });
+          expect(await frontier.refetch(x!.id, 2)).toBe('already-queued');
+          const [again] = await frontier.claimBatch(1, 2);
+          expect(again!.id).toBe(x!.id);
+          expect(await frontier.refetch(x!.id, 3)).toBe('in-flight');
+          expect(await frontier.refetch(987_654, 3)).toBe('not-found');
+        }));
+
       it('a requeued URL is handed out again, with one more attempt, after its host waited', () =>
         withStores(OPEN, async (stores) => {
           const { frontier } = stores;
@@ -244,6 +259,28 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           expect(result).toEqual({ added: 1, duplicates: 0, redirectLoops: [] });
           expect(await h.storedRows(stores)).toEqual({ urls: 3, pages: 1, links: 3 });
           expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 0, blocked: 0 });
+        }));
+
+      it('a page fetched again replaces its link rows instead of adding to them', () =>
+        withStores({ ...OPEN, maxInFlightPerHost: 10 }, async (stores, h) => {
+          const { frontier, writer } = stores;
+          await add(stores, [candidate('a.test', 'seed')], 0);
+          const fetchSeed = async (nowMs: number) => {
+            const [seed] = await frontier.claimBatch(1, nowMs);
+            await writer.commit({
+              nowMs,
+              candidates: [candidate('a.test', 'x', 1)],
+              pages: [{ row: pageRow(seed!), text: null, content: null }],
+              outcomes: [done(seed!, { fetchMs: 1, nowMs, httpStatus: 200 })],
+              links: [{ fromUrlId: seed!.id, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null }],
+            });
+            return seed!;
+          };
+          const seed = await fetchSeed(1);
+          expect(await frontier.refetch(seed.id, 2)).toBe('queued');
+          // First in its host's queue: the claim hands out the seed again, not /x.
+          expect((await fetchSeed(2)).id).toBe(seed.id);
+          expect(await h.storedRows(stores)).toEqual({ urls: 2, pages: 1, links: 1 });
         }));
 
       it('a redirect to a URL whose stored redirects lead back fails as REDIRECT_LOOP; its link is stored either way', () =>

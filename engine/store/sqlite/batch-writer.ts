@@ -80,6 +80,8 @@ export class SqliteCrawlWriter implements CrawlWriter {
   private writePage({ row, text, content }: PageWrite, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
     repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
+    // A page fetched again replaces its links (one indexed probe when it was never fetched before).
+    repository.deleteLinksFrom(crawlId, row.urlId);
     if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
     return content !== null && contentIndex.record(row.urlId, content, nowMs).kind !== 'unique';
   }

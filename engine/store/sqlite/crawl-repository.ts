@@ -115,6 +115,7 @@ export class CrawlReader {
 export class CrawlRepository extends CrawlReader {
   private readonly insertPageStatement: Statement;
   private readonly insertLinkStatement: Statement;
+  private readonly deleteLinksFromStatement: Statement;
   private readonly insertAliasStatement: Statement;
   private readonly insertTextStatement: Statement;
 
@@ -126,6 +127,7 @@ export class CrawlRepository extends CrawlReader {
                                      response_headers_json, meta_description, h1, canonical_url, robots_directives, indexability, word_count, lang)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
     this.insertLinkStatement = db.prepare(
       `INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, element, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -177,6 +179,14 @@ export class CrawlRepository extends CrawlReader {
       page.wordCount ?? null,
       page.lang ?? null,
     );
+  }
+
+  /**
+   * Drops the link rows a page's earlier fetch stored (a re-fetch: "Re-fetch now",
+   * --refresh-older-than), so its new links replace them instead of doubling every count.
+   */
+  deleteLinksFrom(crawlId: number, fromUrlId: number): void {
+    this.deleteLinksFromStatement.run(crawlId, fromUrlId);
   }
 
   insertLink(crawlId: number, link: LinkRecord): void {

@@ -25,8 +25,10 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     delayFactor: settings.delayFactor,
   });
   const claim = db.transaction((max: number, nowMs: number) => sqliteFrontier.claimBatch(max, nowMs));
+  const refetch = db.transaction((urlId: number, nowMs: number) => sqliteFrontier.refetch(urlId, nowMs));
   const frontier: FrontierStore = {
     claimBatch: async (max, nowMs) => claim.immediate(max, nowMs),
+    refetch: async (urlId, nowMs) => refetch.immediate(urlId, nowMs),
     releaseHost: (url, disposition) => sqliteFrontier.releaseHost(url, disposition),
     nextEligibleAtMs: () => sqliteFrontier.nextEligibleAtMs(),
     counts: () => sqliteFrontier.counts(),

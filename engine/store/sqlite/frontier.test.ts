@@ -450,4 +450,28 @@ describe('SqliteFrontier', () => {
       expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 11, error: 0, blocked: 0 });
     });
   });
+
+  describe('refetch (the URL inspector\'s "Re-fetch now")', () => {
+    it('puts a done or failed URL back to pending ahead of its host\'s other URLs, and leaves queued or in-flight URLs alone', () => {
+      const frontier = new SqliteFrontier(db, crawlId, OPEN);
+      const { ids } = frontier.add([candidate('a.test', 'done'), candidate('a.test', 'failed'), ...many('a.test', 20, 1)], 0);
+      const [done] = frontier.claimBatch(1, 0);
+      frontier.complete(done!, { fetchMs: 0, nowMs: 1, httpStatus: 200 });
+      const [failed] = frontier.claimBatch(1, 1);
+      frontier.fail(failed!, { code: 'HTTP_500', message: 'boom' }, { fetchMs: 0, nowMs: 2, httpStatus: 500 });
+      expect(frontier.counts()).toEqual({ pending: 20, inFlight: 0, done: 1, error: 1, blocked: 0 });
+
+      expect(frontier.refetch(ids[1]!, 3)).toBe('queued');
+      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 0, done: 1, error: 0, blocked: 0 });
+      expect(frontier.refetch(ids[1]!, 3)).toBe('already-queued');
+      // Claimed before the 20 URLs discovered earlier (their read-ahead buffer is read again).
+      const [next] = frontier.claimBatch(1, 3);
+      expect(next!.id).toBe(ids[1]);
+      expect(next!.attempts).toBe(0);
+      expect(frontier.refetch(ids[1]!, 3)).toBe('in-flight');
+      expect(frontier.refetch(ids[0]!, 3)).toBe('queued');
+      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 1, done: 0, error: 0, blocked: 0 });
+      expect(frontier.refetch(99_999, 3)).toBe('not-found');
+    });
+  });
 });

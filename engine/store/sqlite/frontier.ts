@@ -4,9 +4,9 @@ import type { WritableDB } from './database';
 import { HostHeap } from '../../schedule/host-heap';
 import { SeenCache } from '../../dedupe/seen-cache';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
-import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HostState, HostWaitReason, PolitenessPolicy, UrlError } from '../ports';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
 
-export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy } from '../ports';
+export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome } from '../ports';
 
 interface HostQueue {
   host: string;
@@ -44,6 +44,8 @@ export class SqliteFrontier {
   private readonly markBlocked: Statement;
   private readonly markPending: Statement;
   private readonly idByKey: Statement;
+  private readonly stateById: Statement;
+  private readonly markRefetch: Statement;
   private readonly seen = new SeenCache();
   /** Claimed URLs whose host slot was released before their outcome was recorded. */
   private readonly hostReleased = new Set<number>();
@@ -64,6 +66,9 @@ export class SqliteFrontier {
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
     this.markPending = db.prepare(`UPDATE urls SET state = 'pending' WHERE id = ?`);
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
+    this.stateById = db.prepare(`SELECT state, host FROM urls WHERE id = ? AND crawl_id = ?`);
+    // Priority -1 puts it ahead of every discovered URL of its host (priorities are depths, 0 and up).
+    this.markRefetch = db.prepare(`UPDATE urls SET state = 'pending', priority = -1, attempts = 0 WHERE id = ?`);
     this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
     // fetched_at_ms stays null: a blocked URL was never requested.
     this.markBlocked = db.prepare(`UPDATE urls SET state = 'blocked', http_status = NULL, error_code = ?, error_reason = ?, robots_line = ? WHERE id = ?`);
@@ -174,6 +179,24 @@ export class SqliteFrontier {
     const queue = this.queueFor(url.host);
     queue.exhausted = false;
     this.release(url, disposition);
+  }
+
+  refetch(urlId: number, nowMs: number): RefetchOutcome {
+    const row = this.stateById.get(urlId, this.crawlId) as { state: string; host: string } | undefined;
+    if (!row) return 'not-found';
+    if (row.state === 'pending') return 'already-queued';
+    if (row.state === 'in_flight') return 'in-flight';
+    this.markRefetch.run(urlId);
+    if (row.state === 'done') this.countsValue.done -= 1;
+    else if (row.state === 'error') this.countsValue.error -= 1;
+    else if (row.state === 'blocked') this.countsValue.blocked -= 1;
+    this.countsValue.pending += 1;
+    const queue = this.queueFor(row.host);
+    // The read-ahead buffer was filled before this URL was pending: read again so it comes first.
+    queue.buffer = [];
+    queue.exhausted = false;
+    this.wake(queue, nowMs);
+    return 'queued';
   }
 
   nextEligibleAtMs(): number | null {

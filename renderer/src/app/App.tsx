@@ -3,6 +3,7 @@ import { CrawlsView } from '../features/crawls/CrawlsView';
 import { CrawlView } from '../features/crawl/CrawlView';
 import { DuplicatesView } from '../features/duplicates/DuplicatesView';
 import { FrontierView } from '../features/frontier/FrontierView';
+import { UrlInspector } from '../features/inspector/UrlInspector';
 import { OverviewView } from '../features/overview/OverviewView';
 import { PagesView } from '../features/pages/PagesView';
 import { RecoveryDialog } from '../features/recovery/RecoveryDialog';
@@ -57,8 +58,11 @@ export function App() {
       <ConnectionBanner />
       <RunningCrawlIndicator />
       {infoError ? <p className="field-error">{infoError}</p> : null}
-      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="tabpanel">
-        <View />
+      <div className="workspace">
+        <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="tabpanel">
+          <View />
+        </div>
+        <UrlInspector />
       </div>
       <RecoveryDialog />
       <StartConfirmDialog />

@@ -1,11 +1,29 @@
 import { useEffect, useState } from 'react';
 import type { ContentGroupDetail, UrlGroupDetail } from '../../../../shared/ipc/views';
 import { api } from '../../ipc/client';
+import { useStore } from '../../store';
 import { HEURISTIC_WORDS } from './heuristics';
 import { diffWords } from './word-diff';
 
+/** Props that make a member row open the URL inspector on click or Enter (a focusable row). */
+function inspectorRowProps(inspect: () => void) {
+  return {
+    tabIndex: 0,
+    className: 'selectable',
+    title: 'Open in the URL inspector (Enter)',
+    onClick: inspect,
+    onKeyDown: (event: React.KeyboardEvent) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        inspect();
+      }
+    },
+  };
+}
+
 /** The selected duplicate-URL group: canonical URL, the heuristic that chose it, members with cause labels. */
 function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
+  const inspectUrl = useStore((s) => s.inspectUrl);
   return (
     <>
       <dl className="facts">
@@ -31,7 +49,8 @@ function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
         </thead>
         <tbody>
           {detail.members.map((member) => (
-            <tr key={member.rawUrl} className={member.rawUrl === detail.canonical ? 'canonical' : undefined}>
+            // Every spelling of the group is the one URL of the crawl under its normalized key.
+            <tr key={member.rawUrl} {...inspectorRowProps(() => inspectUrl(detail.urlId))} className={`selectable${member.rawUrl === detail.canonical ? ' canonical' : ''}`}>
               <td>{member.rawUrl}</td>
               <td>
                 {member.causes.length === 0 ? <span className="muted">already normal</span> : null}
@@ -54,6 +73,7 @@ function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
 
 /** The selected content group: its pages with similarity, and a word diff of the first two. */
 function ContentGroupMembers({ detail }: { detail: ContentGroupDetail }) {
+  const inspectUrl = useStore((s) => s.inspectUrl);
   const diff = detail.texts ? diffWords(detail.texts.left, detail.texts.right) : null;
   return (
     <>
@@ -75,7 +95,7 @@ function ContentGroupMembers({ detail }: { detail: ContentGroupDetail }) {
         </thead>
         <tbody>
           {detail.members.map((member) => (
-            <tr key={member.urlId}>
+            <tr key={member.urlId} {...inspectorRowProps(() => inspectUrl(member.urlId))}>
               <td>{member.url}</td>
               <td>{member.title ?? ''}</td>
               <td className="num">{member.similarity.toFixed(2)}</td>

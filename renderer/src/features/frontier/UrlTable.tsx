@@ -4,6 +4,7 @@ import type { UrlState } from '../../../../shared/types/crawl';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
+import { useStore } from '../../store';
 
 /** A failed URL's error code and message, as one line ("DNS_FAILURE: no such host"). */
 const errorText = (row: UrlTableRow): string => [row.errorCode, row.errorReason].filter(Boolean).join(': ') || 'failed, no reason recorded';
@@ -24,13 +25,15 @@ const COLUMNS: Column<UrlTableRow>[] = [
   { key: 'from', header: 'Discovered from', width: 'minmax(10rem, 1.6fr)', render: (row) => row.discoveredFrom ?? 'seed', title: (row) => row.discoveredFrom ?? undefined },
 ];
 
-/** The URL table: every URL of the crawl with its state, paged from SQLite by visible range. */
+/** The URL table: every URL of the crawl with its state, paged from SQLite by visible range; a row (click or Enter) opens the URL inspector. */
 export function UrlTable({ crawlId, live, state, host, text }: { crawlId: number | null; live: boolean; state: UrlState | ''; host: string; text: string }) {
   const fetchPage = useCallback(
     (offset: number, limit: number, withTotal: boolean) =>
       api['frontier.queryUrls']({ crawlId: crawlId ?? 0, offset, limit, withTotal, ...(state ? { state } : {}), ...(host ? { host } : {}), ...(text ? { text } : {}) }),
     [crawlId, state, host, text],
   );
+  const inspectUrl = useStore((s) => s.inspectUrl);
+  const inspectedUrlId = useStore((s) => s.inspectedUrlId);
   const rows = usePagedRows({ queryKey: crawlId === null ? null : JSON.stringify([crawlId, state, host, text]), fetchPage, live, refreshMs: 1000 });
   return (
     <>
@@ -43,6 +46,8 @@ export function UrlTable({ crawlId, live, state, host, text }: { crawlId: number
         columns={COLUMNS}
         source={rows}
         rowKey={(row) => row.id}
+        onSelect={(row) => inspectUrl(row.id)}
+        selectedKey={inspectedUrlId}
         emptyText={crawlId === null ? 'Open or start a crawl to see its frontier' : 'No URLs match'}
       />
       {rows.error ? <p className="field-error">{rows.error}</p> : null}

@@ -3,7 +3,7 @@
  * aggregates (shared/types/overview.ts) to labelled bars, axis ticks and click-through targets.
  */
 import type { Indexability, PagesFilter } from '../../../../shared/types/pages';
-import { linkRuleWords } from '../../../../shared/types/link-rules';
+import { linkRuleLabel } from '../../../../shared/types/link-rules';
 import {
   OVERVIEW_MAX_DEPTH_BARS,
   STATUS_CLASSES,
@@ -116,7 +116,7 @@ export function hostBars(overview: CrawlOverview): Bar[] {
 
 /** Refused-link bars, rule names in words; refused links never enter the frontier, so each leads to the Frontier view. */
 export function refusalBars(overview: CrawlOverview): Bar[] {
-  return overview.refusedByRule.map(({ rule, links }) => ({ key: rule, label: linkRuleWords(rule), value: links, target: FRONTIER }));
+  return overview.refusedByRule.map(({ rule, links }) => ({ key: rule, label: linkRuleLabel(rule), value: links, target: FRONTIER }));
 }
 
 /** One column of the pages-per-second chart: its bucket's rate and the time range it opens in Pages. */

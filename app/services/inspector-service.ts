@@ -1,0 +1,356 @@
+/** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
+import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries } from '../../engine';
+import {
+  INSPECTOR_LINKS_PER_PAGE,
+  type ExcludeAnswer,
+  type ExclusionOption,
+  type ExclusionRule,
+  type InspectorNames,
+  type InspectorRedirects,
+  type InspectorResponse,
+  type InspectorRobots,
+  type RedirectHopRow,
+  type RefetchAnswer,
+  type TimelineStep,
+  type UrlInspection,
+} from '../../shared/ipc/inspector-view';
+import type { CrawlSettings } from '../../shared/types/crawl';
+import { validateSetting } from '../../shared/types/crawl-settings';
+import { CodedError } from '../../shared/types/result';
+import { createNormalizer } from '../../shared/url/normalize';
+import { groupByVersionTemplate, isVersionSegment } from '../../shared/url/version-template';
+import type { CrawlService } from './crawl-service';
+import { crawlProfile, urlGroupDetail } from './duplicates-service';
+
+/** What an inspection reads: the inspector's and the Duplicates view's queries, and the crawl's row reader. */
+export interface InspectorSources {
+  queries: InspectorQueries;
+  duplicates: DuplicateQueries;
+  crawls: CrawlReader;
+}
+
+/** Most URLs read when looking for the URL's version siblings (per version-like segment). */
+const VERSION_SIBLINGS_READ = 200;
+
+/** Extensions of pages, never offered by "Exclude URLs like this" (ignoring them would refuse the site's pages). */
+const PAGE_EXTENSIONS = new Set(['html', 'htm', 'xhtml', 'shtml', 'php', 'asp', 'aspx', 'jsp', 'cfm', 'cgi', 'pl']);
+
+const isRedirectStatus = (status: number | null | undefined): boolean => status !== null && status !== undefined && status >= 300 && status < 400;
+
+/**
+ * Everything the URL inspector shows for URL `urlId` of crawl `crawlId`: Names, Response,
+ * Redirect chain, Robots, Timeline (from stored fields only), the first
+ * INSPECTOR_LINKS_PER_PAGE inlinks and outlinks with their totals, Duplicates and the exclusions
+ * that fit it.
+ * @param running whether the crawl runs now in this process
+ * @throws CodedError CRAWL_NOT_FOUND, URL_NOT_FOUND (the crawl has no such URL)
+ */
+export function inspectUrl(sources: InspectorSources, crawlId: number, urlId: number, running: boolean): UrlInspection {
+  const settings = sources.crawls.getCrawl(crawlId).settings;
+  const record = sources.queries.url(crawlId, urlId);
+  if (!record) throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
+  const page = sources.queries.page(urlId);
+  const redirects = redirectsOf(sources.queries.redirectChain(crawlId, urlId), record, page);
+  return {
+    crawlId,
+    urlId,
+    url: record.url,
+    crawlRunning: running,
+    names: namesOf(sources, crawlId, record, page, redirects, settings),
+    response: responseOf(record, page),
+    redirects,
+    robots: robotsOf(record, page, settings),
+    timeline: timelineOf(sources.queries, crawlId, record),
+    inlinks: sources.queries.inlinks(crawlId, urlId, { offset: 0, limit: INSPECTOR_LINKS_PER_PAGE }),
+    outlinks: sources.queries.outlinks(crawlId, urlId, { offset: 0, limit: INSPECTOR_LINKS_PER_PAGE }),
+    duplicates: duplicatesOf(sources, crawlId, urlId, settings),
+    exclusions: exclusionsOf(sources.queries, crawlId, record, settings),
+  };
+}
+
+function redirectsOf(chain: RedirectHopRow[], record: InspectedUrlRecord, page: InspectedPageRecord | undefined): InspectorRedirects {
+  const redirecting = isRedirectStatus(record.httpStatus) || (page?.location ?? null) !== null;
+  const role: InspectorRedirects['role'] = redirecting ? 'redirects' : chain.length > 1 && chain[0]!.urlId !== record.urlId ? 'target' : 'none';
+  return { role, hops: chain.length > 0 ? chain : [{ urlId: record.urlId, url: record.url, state: record.state, status: record.httpStatus, location: null, fetchMs: page?.fetchMs ?? null, errorCode: record.errorCode, refusedBy: null }] };
+}
+
+function namesOf(
+  sources: InspectorSources,
+  crawlId: number,
+  record: InspectedUrlRecord,
+  page: InspectedPageRecord | undefined,
+  redirects: InspectorRedirects,
+  settings: CrawlSettings,
+): InspectorNames {
+  const profile = crawlProfile(settings);
+  const spellings = sources.queries.aliases(record.urlId);
+  return {
+    spellings: spellings.length > 0 ? spellings : [{ rawUrl: record.url, firstSeenFromId: record.discoveredFromId, firstSeenFromUrl: record.discoveredFromUrl }],
+    normalized: record.normalized,
+    normalizedKey: record.normalizedKey,
+    profileName: profile.name,
+    canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings.length),
+    versionTemplate: versionTemplateOf(sources.queries, crawlId, record),
+  };
+}
+
+/**
+ * The canonical URL by the first layer that applies: the URL redirects (the chain's end), the page
+ * names one with rel=canonical (pages.canonical_url), two or more spellings share its key (the
+ * group heuristics of shared/url/canonical), else the URL itself.
+ */
+function canonicalOf(
+  sources: InspectorSources,
+  crawlId: number,
+  record: InspectedUrlRecord,
+  page: InspectedPageRecord | undefined,
+  redirects: InspectorRedirects,
+  settings: CrawlSettings,
+  spellingCount: number,
+): InspectorNames['canonical'] {
+  if (redirects.role === 'redirects') {
+    const from = redirects.hops.findIndex((hop) => hop.urlId === record.urlId);
+    const end = redirects.hops.at(-1)!;
+    const steps = redirects.hops.length - 1 - Math.max(0, from);
+    if (end.urlId !== record.urlId) {
+      return { url: end.url, urlId: end.urlId, source: 'redirect', heuristic: null, detail: `${steps} redirect${steps === 1 ? '' : 's'} to the end of the chain` };
+    }
+  }
+  if (page?.canonicalUrl) {
+    const self = page.canonicalUrl === record.url || page.canonicalUrl === page.finalUrl;
+    return {
+      url: page.canonicalUrl,
+      urlId: self ? record.urlId : urlIdOf(sources.crawls, crawlId, page.canonicalUrl, settings),
+      source: 'relCanonical',
+      heuristic: null,
+      detail: self ? 'the page names itself' : 'the page names another URL',
+    };
+  }
+  if (spellingCount > 1) {
+    const group = urlGroupDetail(sources.duplicates, crawlId, record.urlId, settings);
+    return { url: group.canonical, urlId: record.urlId, source: 'groupHeuristic', heuristic: group.decidedBy, detail: `chosen among ${group.members.length} spellings` };
+  }
+  return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no rel=canonical and one spelling: the URL stands for itself' };
+}
+
+/** The crawl's URL id of `url` (by its normalized key under the crawl's profile), or null. */
+function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: CrawlSettings): number | null {
+  const normalized = createNormalizer(crawlProfile(settings))(url);
+  return normalized.ok ? (crawls.findUrlId(crawlId, normalized.value.key) ?? null) : null;
+}
+
+/**
+ * Seed 001's version URL template for the URL: for each version-like directory segment, the crawl's
+ * URLs of the same host that differ only there; the first segment that makes a template wins.
+ */
+function versionTemplateOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord): InspectorNames['versionTemplate'] {
+  let parsed: URL;
+  try {
+    parsed = new URL(record.url);
+  } catch {
+    return null;
+  }
+  const origin = record.url.slice(0, record.url.indexOf(parsed.host) + parsed.host.length);
+  const segments = parsed.pathname.split('/');
+  // A version names a directory (`/3.11/library/os.html`); a number as the last segment is a page (`/chain/2`, `/page/3`).
+  for (let index = 1; index < segments.length - 1; index += 1) {
+    if (!isVersionSegment(decodeURIComponent(segments[index]!))) continue;
+    const prefix = `${origin}${segments.slice(0, index).join('/')}/`;
+    const suffix = `${segments.length > index + 1 ? '/' : ''}${segments.slice(index + 1).join('/')}${parsed.search}`;
+    const siblings = queries.urlsAround(crawlId, record.host, prefix, suffix, VERSION_SIBLINGS_READ).map((row) => row.url);
+    const template = groupByVersionTemplate([record.url, ...siblings]).templates.find((candidate) => candidate.urls.some((member) => member.url === record.url));
+    if (template && template.versions.length > 1) return { template: template.template, versions: template.versions };
+  }
+  return null;
+}
+
+function responseOf(record: InspectedUrlRecord, page: InspectedPageRecord | undefined): InspectorResponse {
+  return {
+    state: record.state,
+    status: page?.httpStatus ?? record.httpStatus,
+    headers: parseHeaders(page?.responseHeadersJson ?? null),
+    sizeBytes: page?.bodyBytes ?? null,
+    truncated: page?.truncated ?? false,
+    fetchMs: page?.fetchMs ?? null,
+    fetchedAtMs: page?.fetchedAtMs ?? record.fetchedAtMs,
+    contentType: page?.contentType ?? null,
+    title: page?.title ?? null,
+    indexability: page?.indexability ?? null,
+    errorCode: record.errorCode,
+    errorMessage: record.errorReason,
+  };
+}
+
+/** The stored headers object (name → value; array values joined with ", "), or null when absent or not an object. */
+function parseHeaders(json: string | null): Record<string, string> | null {
+  if (json === null) return null;
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+    return Object.fromEntries(Object.entries(value).map(([name, header]) => [name, Array.isArray(header) ? header.join(', ') : String(header)]));
+  } catch {
+    return null;
+  }
+}
+
+/** The robots.txt verdict from what the crawl stored: a refusal's code and message, or a fetch (allowed). */
+function robotsOf(record: InspectedUrlRecord, page: InspectedPageRecord | undefined, settings: CrawlSettings): InspectorRobots {
+  const message = record.errorReason ?? '';
+  if (record.state === 'blocked' || record.errorCode === 'ROBOTS_DISALLOWED') return { verdict: 'blocked', matchedLine: null, message: message || 'robots.txt disallows this URL' };
+  if (record.errorCode === 'ROBOTS_UNAVAILABLE' || record.errorCode?.startsWith('ROBOTS_')) return { verdict: 'unavailable', matchedLine: null, message };
+  if (!settings.obeyRobots) return { verdict: 'ignored', matchedLine: null, message: 'This crawl ignores robots.txt (--no-robots).' };
+  if (page || record.attempts > 0 || record.state === 'in_flight') return { verdict: 'allowed', matchedLine: null, message: 'robots.txt allowed the fetch.' };
+  return { verdict: 'not-checked', matchedLine: null, message: 'Not checked yet: robots.txt is checked right before the fetch.' };
+}
+
+/** The URL's life from its stored fields (what the store keeps; see the report for what a full timeline would need). */
+function timelineOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord): TimelineStep[] {
+  const steps: TimelineStep[] = [];
+  if (record.discoveredFromId === null) {
+    steps.push({ step: 'discovered', atMs: record.enqueuedAtMs, detail: `Seed URL, depth ${record.depth}; queued` });
+  } else {
+    const link = queries.discoveryLink(crawlId, record.urlId, record.discoveredFromId);
+    const kind = link ? (link.kind === 'redirect' ? 'a redirect' : link.kind === 'a' ? 'a link' : `a ${link.kind} link`) : 'a link';
+    const how = `${kind}${link?.anchorText ? ` “${link.anchorText}”` : ''}`;
+    const hops = record.redirectHops > 0 ? `, ${record.redirectHops} redirect${record.redirectHops === 1 ? '' : 's'} down a chain` : '';
+    steps.push({ step: 'discovered', atMs: record.enqueuedAtMs, detail: `Found through ${how} on ${record.discoveredFromUrl ?? `URL ${record.discoveredFromId}`}, depth ${record.depth}${hops}; queued`, urlId: record.discoveredFromId });
+  }
+  if (record.attempts > 0) {
+    const retries = record.attempts - 1;
+    steps.push({ step: 'claimed', atMs: null, detail: `Claimed for fetching ${record.attempts} time${record.attempts === 1 ? '' : 's'}${retries > 0 ? ` (${retries} retr${retries === 1 ? 'y' : 'ies'})` : ''}` });
+  }
+  if (record.state === 'pending') steps.push({ step: 'waiting', atMs: null, detail: "Waiting in its host's queue" });
+  else if (record.state === 'in_flight') steps.push({ step: 'waiting', atMs: null, detail: 'Being fetched now' });
+  else if (record.state === 'done') steps.push({ step: 'fetched', atMs: record.fetchedAtMs, detail: `Fetched${record.httpStatus !== null ? `: HTTP ${record.httpStatus}` : ''}; committed` });
+  else steps.push({ step: 'failed', atMs: record.fetchedAtMs, detail: `${record.state === 'blocked' ? 'Blocked' : 'Failed'}: ${record.errorCode ?? 'no code'}${record.errorReason ? `, ${record.errorReason}` : ''}` });
+  return steps;
+}
+
+function duplicatesOf(sources: InspectorSources, crawlId: number, urlId: number, settings: CrawlSettings): UrlInspection['duplicates'] {
+  const spellings = sources.queries.aliases(urlId).length;
+  const groupId = sources.queries.contentGroupId(crawlId, urlId);
+  const group = groupId === null ? undefined : sources.duplicates.contentGroup(crawlId, groupId);
+  return {
+    urlGroup: spellings > 1 ? urlGroupDetail(sources.duplicates, crawlId, urlId, settings) : null,
+    contentGroup: group ? { groupId: group.id, kind: group.kind, members: sources.duplicates.contentMembers(group.id) } : null,
+  };
+}
+
+/** The file extension of a URL's last path segment, lower case, or null. @example extensionOf('http://a.test/f/Report.PDF?x') → 'pdf' */
+function extensionOf(url: string): string | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  const match = /\.([A-Za-z0-9]{1,10})$/.exec(path.slice(path.lastIndexOf('/') + 1));
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/**
+ * The link rules "Exclude URLs like this" can add for the URL: its file extension to the ignored
+ * extensions (not a page's extension such as html), its registrable domain to the excluded
+ * domains (not a seed's domain: that would refuse the whole crawl); none already in the settings.
+ */
+function exclusionsOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord, settings: CrawlSettings): ExclusionOption[] {
+  const options: ExclusionOption[] = [];
+  const extension = extensionOf(record.url);
+  const ignored = settings.ignoredExtensions.split('|').filter(Boolean);
+  if (extension && !PAGE_EXTENSIONS.has(extension) && !ignored.includes(extension)) options.push({ rule: 'ignored-extension', value: extension, label: `Ignore .${extension} links` });
+  const domain = (record.registrableDomain ?? record.host).toLowerCase();
+  if (!queries.seedDomains(crawlId).includes(domain) && !settings.excludeDomains.includes(domain)) options.push({ rule: 'exclude-domains', value: domain, label: `Exclude the domain ${domain}` });
+  return options;
+}
+
+/** What the actions need of the crawl service (CrawlService; a fake in tests). */
+export interface CrawlControl {
+  isRunning(crawlId: number): boolean;
+  refetch(crawlId: number, urlId: number): Promise<'queued' | 'already-queued' | 'in-flight' | 'not-found'>;
+  stop(crawlId: number): boolean;
+  whenStopped(crawlId: number): Promise<void>;
+  resume(crawlId: number, overrides: Partial<CrawlSettings>): unknown;
+  /** Stores a stopped crawl's settings (applied when it is resumed). */
+  updateSettings(crawlId: number, settings: CrawlSettings): void;
+}
+
+/** The crawl service's side of the inspector's actions. */
+export function crawlControlOf(crawls: CrawlService): CrawlControl {
+  return {
+    isRunning: (crawlId) => crawls.isRunning(crawlId),
+    refetch: (crawlId, urlId) => crawls.refetch(crawlId, urlId),
+    stop: (crawlId) => crawls.stop(crawlId),
+    whenStopped: (crawlId) => crawls.whenStopped(crawlId),
+    resume: (crawlId, overrides) => crawls.resume(crawlId, overrides),
+    updateSettings: (crawlId, settings) => crawls.repositoryForQueries.updateSettings(crawlId, settings),
+  };
+}
+
+/**
+ * "Re-fetch now": puts the URL first in its host's queue in the running crawl.
+ * @throws CodedError CRAWL_NOT_RUNNING (with what to do), URL_NOT_FOUND
+ */
+export async function refetchUrl(control: CrawlControl, crawlId: number, urlId: number, url: string): Promise<RefetchAnswer> {
+  if (!control.isRunning(crawlId)) throw new CodedError('CRAWL_NOT_RUNNING', `Crawl ${crawlId} is not running: resume it, then re-fetch this URL.`);
+  const outcome = await control.refetch(crawlId, urlId);
+  switch (outcome) {
+    case 'queued':
+      return { outcome, message: `Queued ${url} first for its host: it is fetched again once its host's politeness delay allows.` };
+    case 'already-queued':
+      return { outcome, message: `${url} is already queued: it is fetched when its host's turn comes.` };
+    case 'in-flight':
+      return { outcome, message: `${url} is being fetched right now.` };
+    case 'not-found':
+      throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown refetch outcome ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * "Exclude URLs like this": adds the URL's extension to the crawl's ignored extensions, or its
+ * registrable domain to the crawl's excluded domains (the link rules `ignored-extension` and
+ * `exclude-domains`). A running crawl is restarted with the new setting (as "Apply now" does);
+ * a stopped one keeps it for its next resume. Links found from then on are refused; URLs already
+ * queued stay queued.
+ * @throws CodedError EXCLUSION_NOT_APPLICABLE (the rule does not fit this URL, or is already set), URL_NOT_FOUND, INVALID_SETTINGS
+ */
+export async function excludeLikeUrl(sources: InspectorSources, control: CrawlControl, crawlId: number, urlId: number, rule: ExclusionRule): Promise<ExcludeAnswer> {
+  const settings = sources.crawls.getCrawl(crawlId).settings;
+  const record = sources.queries.url(crawlId, urlId);
+  if (!record) throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
+  const option = exclusionsOf(sources.queries, crawlId, record, settings).find((candidate) => candidate.rule === rule);
+  if (!option) {
+    const what = rule === 'ignored-extension' ? 'an extension to ignore' : 'a domain to exclude (it is a seed’s domain, or excluded already)';
+    throw new CodedError('EXCLUSION_NOT_APPLICABLE', `${record.url} has no ${what}`);
+  }
+  let patch: Partial<CrawlSettings>;
+  let what: string;
+  if (rule === 'ignored-extension') {
+    const valid = validateSetting('ignoredExtensions', [...settings.ignoredExtensions.split('|').filter(Boolean), option.value].join('|'));
+    if (!valid.ok) throw new CodedError(valid.error.code, valid.error.message);
+    patch = { ignoredExtensions: valid.value };
+    what = `Added “${option.value}” to this crawl's ignored extensions: links to .${option.value} files found from now on are refused`;
+  } else {
+    const valid = validateSetting('excludeDomains', [...settings.excludeDomains, option.value]);
+    if (!valid.ok) throw new CodedError(valid.error.code, valid.error.message);
+    patch = { excludeDomains: valid.value };
+    what = `Added “${option.value}” to this crawl's excluded domains: links to it found from now on are refused`;
+  }
+  const running = control.isRunning(crawlId);
+  if (running) {
+    control.stop(crawlId);
+    await control.whenStopped(crawlId);
+    control.resume(crawlId, patch);
+  } else {
+    control.updateSettings(crawlId, { ...settings, ...patch });
+  }
+  return {
+    rule,
+    value: option.value,
+    restarted: running,
+    message: `${what} (URLs already queued stay queued). ${running ? 'The crawl was restarted to apply it.' : 'It applies when the crawl is resumed.'}`,
+  };
+}
