@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { UrlGroupRow } from '../../../../shared/ipc/views';
+import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { useDebounced } from '../../hooks/use-debounced';
 import { usePagedRows } from '../../hooks/use-paged-rows';
@@ -24,7 +25,7 @@ export function UrlGroupList({ crawlId, live, selected, onSelect }: { crawlId: n
       <div className="toolbar">
         <h3>URL groups</h3>
         <span className="row-count" data-testid="url-groups-total">
-          {rows.total} groups
+          {formatCount(rows.total, 'group')}
         </span>
         <label htmlFor="url-group-filter">Contains</label>
         <input id="url-group-filter" type="search" value={text} onChange={(event) => setText(event.target.value)} />

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import type { UrlTableRow } from '../../../../shared/ipc/views';
 import type { UrlState } from '../../../../shared/types/crawl';
+import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
@@ -25,7 +26,7 @@ export function UrlTable({ crawlId, live, state, host, text }: { crawlId: number
   return (
     <>
       <span className="row-count" data-testid="frontier-total">
-        {rows.total} URLs
+        {formatCount(rows.total, 'URL')}
       </span>
       <VirtualTable
         label="Frontier URLs"
