@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { UrlGroupRow } from '../../../../shared/ipc/views';
+import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
 import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { useDebounced } from '../../hooks/use-debounced';
@@ -7,8 +8,9 @@ import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
 
 const COLUMNS: Column<UrlGroupRow>[] = [
-  { key: 'normalized', header: 'Normalized URL', width: 'minmax(12rem, 1fr)', render: (row) => row.normalized, title: (row) => `${row.normalized}\nkey ${row.normalizedKey}` },
+  { key: 'normalized', header: URL_NAME_LABELS.normalized, width: 'minmax(12rem, 1fr)', render: (row) => row.normalized, title: (row) => row.normalized },
   { key: 'members', header: 'Raw URLs', width: '6rem', align: 'end', render: (row) => row.members },
+  { key: 'key', header: URL_NAME_LABELS.normalizedKey, width: '6rem', render: (row) => <span className="key">{row.normalizedKey}</span>, title: (row) => `${URL_NAME_LABELS.normalizedKey} ${row.normalizedKey}` },
 ];
 
 /** Duplicate-URL groups: one normalized key each, with two or more raw spellings. */

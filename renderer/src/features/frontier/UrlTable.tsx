@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import type { UrlTableRow } from '../../../../shared/ipc/views';
 import type { UrlState } from '../../../../shared/types/crawl';
+import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
 import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
@@ -11,7 +12,8 @@ const COLUMNS: Column<UrlTableRow>[] = [
   { key: 'host', header: 'Host', width: 'minmax(7rem, 1fr)', render: (row) => row.host },
   { key: 'state', header: 'State', width: '5.5rem', render: (row) => <span className={`state state-${row.state}`}>{row.state.replace('_', ' ')}</span> },
   { key: 'depth', header: 'Depth', width: '3.5rem', align: 'end', render: (row) => row.depth },
-  { key: 'key', header: 'Normalized key', width: 'minmax(8rem, 1.2fr)', render: (row) => row.normalizedKey, title: (row) => row.normalizedKey },
+  { key: 'normalized', header: URL_NAME_LABELS.normalized, width: 'minmax(10rem, 1.6fr)', render: (row) => row.normalized, title: (row) => row.normalized },
+  { key: 'key', header: URL_NAME_LABELS.normalizedKey, width: 'minmax(8rem, 1fr)', render: (row) => <span className="key">{row.normalizedKey}</span>, title: (row) => row.normalizedKey },
   { key: 'from', header: 'Discovered from', width: 'minmax(10rem, 1.6fr)', render: (row) => row.discoveredFrom ?? 'seed', title: (row) => row.discoveredFrom ?? undefined },
 ];
 
