@@ -75,7 +75,7 @@ describe('browser mode', () => {
     await expect.poll(async () => page.getByTestId('export-status').textContent(), { timeout: 20_000 }).toMatch(/^Wrote \d+ rows to /);
     expect(await page.getByRole('progressbar', { name: 'Export progress' }).getAttribute('aria-valuenow')).toBe('100');
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('urlId,url,finalUrl,httpStatus,contentType,bodyBytes,truncated,fetchMs,title,fetchedAtMs,fingerprint,textChars,redirectChainJson,location');
+    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to');
     expect(lines.length - 1).toBe(pageCount());
     // Exporting to the same file again is refused, nothing is overwritten.
     await page.getByRole('button', { name: 'Export', exact: true }).click();

@@ -71,6 +71,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'checkpoints.list': vi.fn<IpcHandlers['checkpoints.list']>(async () => []),
     'checkpoints.create': vi.fn<IpcHandlers['checkpoints.create']>(async ({ crawlId, name }) => ({ crawlId, name, createdAtMs: 1, pagesDone: 0, frontierSize: 0, settingsHash: 'x' })),
     'checkpoints.resume': vi.fn<IpcHandlers['checkpoints.resume']>(async ({ crawlId }) => ({ crawlId })),
+    'export.showInFolder': vi.fn<IpcHandlers['export.showInFolder']>(async () => ({ shown: true })),
     'export.start': vi.fn<IpcHandlers['export.start']>(async (request) => ({ ...request, exportId: 1, rowsWritten: 0, totalRows: 0, state: 'running', error: null })),
   };
 }
@@ -159,6 +160,8 @@ describe('createDispatcher', () => {
       ['export.start', 'unknown kind', { crawlId: 1, kind: 'links', format: 'csv', file: '/tmp/x.csv' }],
       ['export.start', 'unknown format', { crawlId: 1, kind: 'pages', format: 'xlsx', file: '/tmp/x.xlsx' }],
       ['export.start', 'missing file', { crawlId: 1, kind: 'pages', format: 'csv' }],
+      ['export.showInFolder', 'a path instead of an export id', { file: '/etc/passwd' }],
+      ['export.showInFolder', 'export id 0', { exportId: 0 }],
     ];
 
     it.each(cases)('%s with %s → INVALID_PAYLOAD naming the channel; handler not called', async (channel, _label, payload) => {
@@ -316,6 +319,7 @@ describe('IPC surface snapshot', () => {
       'checkpoints.create',
       'checkpoints.resume',
       'export.start',
+      'export.showInFolder',
     ]);
   });
 

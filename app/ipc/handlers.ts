@@ -26,6 +26,8 @@ export interface HandlerContext {
    * @throws CodedError CHECKPOINT_NOT_FOUND
    */
   rollBack(crawlId: number, name: string): Promise<void>;
+  /** Shows a file in the system file manager (Electron's shell.showItemInFolder); absent in browser mode. */
+  showItemInFolder?: (file: string) => void;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface AppServicesOptions {
   closedResolver?: boolean;
   /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
   nativeBinding?: string;
+  /** Shows a file in the system file manager (Electron: shell.showItemInFolder); browser mode has none. */
+  showItemInFolder?: (file: string) => void;
 }
 
 /** A push-event listener of a transport. */
@@ -126,6 +128,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       recovery,
       exports: exportService,
       rollBack,
+      ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
     }),
   );
   const dispatch: Dispatcher = async (channel, payload) => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserWindow } from 'electron';
-import { app } from 'electron';
+import { app, shell } from 'electron';
 import { parseHostOverride, createParentFolder, ELECTRON_NATIVE_BINDING } from '../../engine';
 import { registerElectronIpc } from './electron-ipc';
 import { createAppServices, type AppServices } from '../../app/services/app-services';
@@ -44,6 +44,7 @@ if (!app.requestSingleInstanceLock()) {
       mode: 'electron',
       version: app.getVersion(),
       ...resolverArgs(process.argv),
+      showItemInFolder: (file) => shell.showItemInFolder(file),
       ...(fs.existsSync(binding) ? { nativeBinding: binding } : {}),
     });
     const settings = services.settings;

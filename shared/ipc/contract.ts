@@ -79,6 +79,8 @@ export interface IpcResponses {
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
   'export.start': ExportProgress;
+  /** Electron only: the finished export's file shown in the system file manager. */
+  'export.showInFolder': { shown: true };
 }
 
 /** Payload of each push event. */

@@ -56,6 +56,8 @@ export const viewRequestSchemas = {
       file: z.string().min(1).max(4096),
     })
     .strict(),
+  /** A finished export of this process, by its id: main knows the file, the renderer names no path. */
+  'export.showInFolder': z.object({ exportId: id }).strict(),
 } as const;
 
 /** The URL table's request: `frontier.queryUrls` filters plus whether to count matching rows. */
