@@ -65,7 +65,7 @@ export interface DomainTestResult {
   publicSuffix: string | null;
   /** True when no rule matched and the last-two-terms default was used. */
   fellBack: boolean;
-  /** The seed's DEBUG message when `fellBack`. */
+  /** When `fellBack`: what to add to the TLD lists, in words (shared/url/domain.ts fallbackAdvice). */
   warning: string | null;
   /** Set when the input has no usable host. */
   error: string | null;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { NormalizationPreview } from '../../../../shared/ipc/views';
 import { PROFILES, type BuiltInProfileName, type NormalizationProfile } from '../../../../shared/url/profiles';
+import { ruleLabel } from '../../../../shared/url/rule-labels';
 import { RULE_INFO, RULE_ORDER, type NormalizationRuleName } from '../../../../shared/url/rules';
 import { api } from '../../ipc/client';
 
@@ -57,9 +58,11 @@ export function NormalizationEditor({ profile, onChange, crawlId }: { profile: N
       <ul className="rules" aria-label="Normalization rules">
         {RULE_ORDER.map((rule) => (
           <li key={rule}>
-            <label title={`${RULE_INFO[rule].example.input} → ${RULE_INFO[rule].example.output}\n${RULE_INFO[rule].source}`}>
+            <label title={`${rule}\n${RULE_INFO[rule].example.input} → ${RULE_INFO[rule].example.output}\n${RULE_INFO[rule].source}`}>
               <input type="checkbox" role="switch" checked={profile.rules[rule]} aria-checked={profile.rules[rule]} onChange={(event) => setRule(rule, event.target.checked)} />
-              <span className="rule-name">{rule}</span>
+              <span className="rule-name" title={rule}>
+                {ruleLabel(rule)}
+              </span>
               <span className="rule-summary">{RULE_INFO[rule].summary}</span>
             </label>
           </li>
