@@ -201,7 +201,7 @@ describe('fallbackAdvice', () => {
   });
 
   it('replaces the DEBUG line in the trace (the logger still gets the seed\'s message)', () => {
-    const result = registrableDomain('http://www.xyz.co.uk', { mode: 'seed', generic: ['com'], additional: [] }, undefined, { trace: true });
+    const result = registrableDomain('http://www.xyz.co.uk', { mode: 'seed', generic: ['com'], additional: [] });
     const fallback = result.trace.find((step) => step.step === 'fallback');
     expect(fallback?.text).toBe('No term matched the additional list: the last two terms. No rule matches the suffix ".uk": add "uk" to the generic TLDs, or add "co.uk" to the additional TLDs if names are registered under it.');
   });
