@@ -67,7 +67,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'settings.update': vi.fn<IpcHandlers['settings.update']>(async () => SAVED),
     'settings.testDomain': vi.fn<IpcHandlers['settings.testDomain']>(async () => ({ host: 'a.test', registrableDomain: 'a.test', publicSuffix: 'test', fellBack: true, warning: 'w', error: null, trace: [] })),
     'settings.getPublicSuffixList': vi.fn<IpcHandlers['settings.getPublicSuffixList']>(async () => ({ rules: ['co.uk'], skipped: 0, snapshotDate: '2026-01-01' })),
-    'settings.previewNormalization': vi.fn<IpcHandlers['settings.previewNormalization']>(async () => ({ examined: 0, sampled: false, changedKeys: 0, mergedGroups: 0, splitGroups: 0 })),
+    'settings.previewNormalization': vi.fn<IpcHandlers['settings.previewNormalization']>(async () => ({ examined: 0, sampled: false, changedKeys: 0, mergedGroups: 0, splitGroups: 0, changedExamples: [], mergedExamples: [], splitExamples: [] })),
     'checkpoints.list': vi.fn<IpcHandlers['checkpoints.list']>(async () => []),
     'checkpoints.create': vi.fn<IpcHandlers['checkpoints.create']>(async ({ crawlId, name }) => ({ crawlId, name, createdAtMs: 1, pagesDone: 0, frontierSize: 0, settingsHash: 'x' })),
     'checkpoints.resume': vi.fn<IpcHandlers['checkpoints.resume']>(async ({ crawlId }) => ({ crawlId })),
