@@ -57,7 +57,7 @@ describe('browser mode', () => {
     expect(cells.slice(0, 6)).toEqual(['docs.python.test', 'python.test', '0', '0', String(doneCount()), String(scalar(`SELECT COUNT(*) FROM urls WHERE crawl_id = 1 AND state = 'error' AND host = 'docs.python.test'`))]);
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toMatch(/^5\d\d URLs$/);
     const urls = page.getByRole('table', { name: 'Frontier URLs' });
-    expect(await urls.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['http://docs.python.test/', 'docs.python.test', 'done', '0', expect.stringMatching(/^[0-9a-f-]{36}$/), 'seed']);
+    expect(await urls.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['http://docs.python.test/', 'docs.python.test', 'done', '0', 'http://docs.python.test/', expect.stringMatching(/^[0-9a-f-]{36}$/), 'seed']);
     // Filters: state and URL text narrow the table (paged from SQLite).
     await page.getByLabel('URL contains').fill('library/functions.html');
     await expect.poll(async () => page.getByTestId('frontier-total').textContent(), { timeout: 5_000 }).toBe('1 URLs');
