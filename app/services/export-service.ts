@@ -94,7 +94,7 @@ export type ExportColumn = keyof typeof EXPORT_COLUMN_HEADERS;
 /**
  * Column order of each export (JSONL field names; CSV headers from {@link EXPORT_COLUMN_HEADERS}).
  * `pages` holds one row per fetched URL (state done), the count the Crawls list shows as
- * "Pages fetched".
+ * "Pages fetched" (see ExportQueries.countPages for the pages left out).
  */
 export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]>> = {
   pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],

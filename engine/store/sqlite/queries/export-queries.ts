@@ -82,8 +82,9 @@ export class ExportQueries {
 
   /**
    * Pages of fetched URLs (state done): the count the Crawls list and the crawl's "Fetched" show.
-   * A page whose URL went back to the frontier (`resume --refresh-older-than`, a retry) is not
-   * counted or exported until it is fetched again.
+   * A page whose URL is not done is left out: a redirect hop that closed a loop keeps its 3xx page
+   * row but is an error (REDIRECT_LOOP, in the errors export), and a URL sent back to the frontier
+   * (`resume --refresh-older-than`, `--retry-errors`) is left out until it is fetched again.
    */
   countPages(crawlId: number): number {
     return this.statements.get(`SELECT COUNT(*) FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND u.state = 'done'`).pluck().get(crawlId) as number;
