@@ -318,8 +318,8 @@ describe('IPC surface snapshot', () => {
       'checkpoints.list',
       'checkpoints.create',
       'checkpoints.resume',
-      'export.start',
       'export.showInFolder',
+      'export.start',
     ]);
   });
 

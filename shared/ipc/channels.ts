@@ -29,8 +29,8 @@ export const IPC_CHANNELS = [
   'checkpoints.list',
   'checkpoints.create',
   'checkpoints.resume',
-  'export.start',
   'export.showInFolder',
+  'export.start',
 ] as const;
 
 /** A request channel name. */

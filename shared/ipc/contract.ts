@@ -78,9 +78,9 @@ export interface IpcResponses {
   'checkpoints.list': CheckpointRow[];
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
-  'export.start': ExportProgress;
   /** Electron only: the finished export's file shown in the system file manager. */
   'export.showInFolder': { shown: true };
+  'export.start': ExportProgress;
 }
 
 /** Payload of each push event. */
