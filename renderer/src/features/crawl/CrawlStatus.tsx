@@ -40,7 +40,7 @@ export function CrawlStatus() {
   const refusals = Object.entries(progress?.refusedByRule ?? {}).sort((a, b) => b[1] - a[1]);
 
   return (
-    <div className="crawl-status" id="crawl-status" tabIndex={-1}>
+    <div className="crawl-status" id="crawl-status" tabIndex={-1} aria-label="Crawl status">
       {opened ? (
         <p className="crawl-caption" data-testid="open-crawl">
           Crawl #{opened.summary.id} of {opened.summary.seeds.join(', ')}
