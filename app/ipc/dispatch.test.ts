@@ -157,11 +157,11 @@ describe('createDispatcher', () => {
       ['checkpoints.create', 'name with a slash', { crawlId: 1, name: '../evil' }],
       ['checkpoints.create', 'name too long', { crawlId: 1, name: 'x'.repeat(65) }],
       ['checkpoints.resume', 'missing name', { crawlId: 1 }],
+      ['export.showInFolder', 'a path instead of an export id', { file: '/etc/passwd' }],
+      ['export.showInFolder', 'export id 0', { exportId: 0 }],
       ['export.start', 'unknown kind', { crawlId: 1, kind: 'links', format: 'csv', file: '/tmp/x.csv' }],
       ['export.start', 'unknown format', { crawlId: 1, kind: 'pages', format: 'xlsx', file: '/tmp/x.xlsx' }],
       ['export.start', 'missing file', { crawlId: 1, kind: 'pages', format: 'csv' }],
-      ['export.showInFolder', 'a path instead of an export id', { file: '/etc/passwd' }],
-      ['export.showInFolder', 'export id 0', { exportId: 0 }],
     ];
 
     it.each(cases)('%s with %s → INVALID_PAYLOAD naming the channel; handler not called', async (channel, _label, payload) => {

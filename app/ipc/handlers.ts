@@ -21,13 +21,13 @@ export interface HandlerContext {
   store(): DataStore;
   recovery: RecoveryService;
   exports: ExportService;
+  /** Shows a file in the system file manager (Electron's shell.showItemInFolder); absent in browser mode. */
+  showItemInFolder?: (file: string) => void;
   /**
    * Rolls the database back to a crawl's checkpoint (stops every crawl, restores, reopens).
    * @throws CodedError CHECKPOINT_NOT_FOUND
    */
   rollBack(crawlId: number, name: string): Promise<void>;
-  /** Shows a file in the system file manager (Electron's shell.showItemInFolder); absent in browser mode. */
-  showItemInFolder?: (file: string) => void;
 }
 
 /**

@@ -19,10 +19,10 @@ export interface AppServicesOptions {
   version: string;
   hostOverrides?: HostOverride[];
   closedResolver?: boolean;
-  /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
-  nativeBinding?: string;
   /** Shows a file in the system file manager (Electron: shell.showItemInFolder); browser mode has none. */
   showItemInFolder?: (file: string) => void;
+  /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
+  nativeBinding?: string;
 }
 
 /** A push-event listener of a transport. */
@@ -127,8 +127,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       store: () => store,
       recovery,
       exports: exportService,
-      rollBack,
       ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
+      rollBack,
     }),
   );
   const dispatch: Dispatcher = async (channel, payload) => {

@@ -43,8 +43,8 @@ if (!app.requestSingleInstanceLock()) {
       dbPath,
       mode: 'electron',
       version: app.getVersion(),
-      ...resolverArgs(process.argv),
       showItemInFolder: (file) => shell.showItemInFolder(file),
+      ...resolverArgs(process.argv),
       ...(fs.existsSync(binding) ? { nativeBinding: binding } : {}),
     });
     const settings = services.settings;
