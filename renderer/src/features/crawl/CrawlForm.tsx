@@ -95,8 +95,7 @@ export function CrawlForm() {
       return;
     }
     setErrors({});
-    await startCrawl(read.seeds, read.settings);
-    if (useStore.getState().crawlError === null) focusStatus();
+    if (await startCrawl(read.seeds, read.settings)) focusStatus();
   };
 
   const onReset = () => {
