@@ -38,7 +38,9 @@ describe('(d) Duplicates shows the fixture sites’ known groups', () => {
     await expect.poll(async () => (await rowsOf('URL groups')).map((cells) => cells[0]).sort(), { timeout: 10_000 }).toEqual(
       expect.arrayContaining(['http://session.test/item', 'http://session.test/other?id=2', 'http://site.test/b.html']),
     );
-    expect((await rowsOf('URL groups')).find((cells) => cells[0] === 'http://session.test/item')).toEqual(['http://session.test/item', '3']);
+    // The normalized URL is the string; the normalized key is its UUID, each under its own name.
+    expect(await page.getByRole('table', { name: 'URL groups' }).getByRole('columnheader').allTextContents()).toEqual(['Normalized URL', 'Raw URLs', 'Normalized key']);
+    expect((await rowsOf('URL groups')).find((cells) => cells[0] === 'http://session.test/item')).toEqual(['http://session.test/item', '3', expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
 
     await page.getByRole('table', { name: 'URL groups' }).getByRole('row').filter({ hasText: 'http://session.test/item' }).click();
     const members = page.getByRole('table', { name: 'URL group members' });

@@ -102,7 +102,7 @@ describe('friction a new user hit (issue 11)', () => {
     await expect.poll(async () => page.getByRole('tab', { name: 'Duplicates', exact: true }).getAttribute('aria-selected')).toBe('true');
     await openTab(page, 'Crawl');
     // site.test links to elsewhere.test, outside the host scope.
-    await page.getByRole('button', { name: 'scope: open the Frontier view' }).click();
+    await page.getByRole('button', { name: 'outside the crawl scope: open the Frontier view' }).click();
     await expect.poll(async () => page.getByRole('tab', { name: 'Frontier', exact: true }).getAttribute('aria-selected')).toBe('true');
     await page.close();
   });

@@ -36,7 +36,7 @@ describe('Overview of a finished crawl of site.test', () => {
     await expect.poll(async () => bar.getAttribute('aria-label'), { timeout: 10_000 }).toBe('4xx client error: 1 page, show in Pages');
     // The redirect /old is a 3xx page of its own; the offsite link is refused by scope, in words.
     expect(await statusCodes.getByRole('button', { name: /^3xx redirect: 1 page/ }).count()).toBe(1);
-    expect(await page.getByRole('group', { name: 'Links refused by rule' }).getByRole('button', { name: /^outside the scope: \d+ links?, show the Frontier view$/ }).count()).toBe(1);
+    expect(await page.getByRole('group', { name: 'Links refused by rule' }).getByRole('button', { name: /^outside the crawl scope: \d+ links?, show the Frontier view$/ }).count()).toBe(1);
     // Every chart is there with its axes' titles.
     for (const name of ['Depth', 'Response time', 'Content types', 'Indexability', 'Pages per host']) {
       expect(await page.getByRole('group', { name }).getByRole('button').count(), name).toBeGreaterThan(0);

@@ -13,7 +13,8 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     await page.getByRole('textbox', { name: 'Test a URL' }).fill('http://www.shop.example.zz/page.html');
     const result = page.getByTestId('domain-result');
     await expect.poll(async () => result.textContent(), { timeout: 5_000 }).toBe('Registrable domain: example.zz (public suffix zz)');
-    expect(await page.getByRole('status').filter({ hasText: 'Fallback' }).textContent()).toContain('Failed to get the domain name for url: http://www.shop.example.zz/page.html using example.zz as the default domain name');
+    expect(await page.getByTestId('domain-warning').textContent()).toBe('No rule matches the suffix ".zz": add "zz" to the generic TLDs, or add "example.zz" to the additional TLDs if names are registered under it.');
+    expect(await page.getByRole('list', { name: 'Domain trace' }).textContent()).not.toContain('DEBUG');
 
     // A bad entry gets an inline error and is not added.
     const additional = page.getByRole('group', { name: 'Additional TLDs' });
@@ -29,7 +30,7 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     await expect.poll(async () => result.textContent(), { timeout: 5_000 }).toBe('Registrable domain: shop.example.zz (public suffix example.zz)');
     const trace = await page.getByRole('list', { name: 'Domain trace' }).getByRole('listitem').allTextContents();
     expect(trace).toContain('✓ "example.zz" matches the additional-list entry "example.zz"');
-    expect(await page.getByRole('status').filter({ hasText: 'Fallback' }).count()).toBe(0);
+    expect(await page.getByTestId('domain-warning').count()).toBe(0);
 
     // Ignored extensions: "pdf" is not in the default list; a dotted, uppercase entry is refused.
     const extensions = page.getByRole('group', { name: 'Ignored extensions' });

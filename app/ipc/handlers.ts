@@ -23,6 +23,8 @@ export interface HandlerContext {
   store(): DataStore;
   recovery: RecoveryService;
   exports: ExportService;
+  /** Shows a file in the system file manager (Electron's shell.showItemInFolder); absent in browser mode. */
+  showItemInFolder?: (file: string) => void;
   /**
    * Rolls the database back to a crawl's checkpoint (stops every crawl, restores, reopens).
    * @throws CodedError CHECKPOINT_NOT_FOUND

@@ -162,3 +162,41 @@ describe('createAppServices: pause and resume', () => {
     expect(await services.dispatch('crawl.resume', { crawlId: 999 })).toMatchObject({ ok: false, error: { code: 'CRAWL_NOT_FOUND' } });
   });
 });
+
+describe('createAppServices: Show in folder after an export', () => {
+  /** Exports crawl `crawlId`'s frontier to `file` and resolves with the final progress event. */
+  async function exportFrontier(services: AppServices, crawlId: number, file: string): Promise<{ exportId: number; state: string }> {
+    const finished = new Promise<{ exportId: number; state: string }>((resolve) => {
+      const off = services.subscribe((event, payload) => {
+        const progress = payload as { exportId: number; state: string };
+        if (event === 'export.onDidProgress' && progress.state !== 'running') {
+          off();
+          resolve(progress);
+        }
+      });
+    });
+    value(await services.dispatch('export.start', { crawlId, kind: 'frontier', format: 'csv', file }));
+    return finished;
+  }
+
+  it('Electron shows the finished file by its export id; browser mode says it cannot', async () => {
+    const db = openDatabase(dbPath);
+    const { crawlId } = insertCrawl(db, [{ url: 'http://nowhere.test/' }]);
+    db.close();
+    const shown: string[] = [];
+    const electron = createAppServices({ dbPath, mode: 'electron', version: 'test', showItemInFolder: (file) => shown.push(file) });
+    open.push(electron);
+    const file = path.join(dir, 'frontier.csv');
+    const done = await exportFrontier(electron, crawlId, file);
+    expect(done.state).toBe('done');
+    expect(await electron.dispatch('export.showInFolder', { exportId: done.exportId + 1 })).toMatchObject({ ok: false, error: { code: 'EXPORT_NOT_FOUND' } });
+    expect(value(await electron.dispatch('export.showInFolder', { exportId: done.exportId }))).toEqual({ shown: true });
+    expect(shown).toEqual([file]);
+    await electron.close();
+    open.splice(open.indexOf(electron), 1);
+
+    const browser = start();
+    const again = await exportFrontier(browser, crawlId, path.join(dir, 'frontier-2.csv'));
+    expect(await browser.dispatch('export.showInFolder', { exportId: again.exportId })).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
+  });
+});

@@ -20,6 +20,8 @@ export interface AppServicesOptions {
   version: string;
   hostOverrides?: HostOverride[];
   closedResolver?: boolean;
+  /** Shows a file in the system file manager (Electron: shell.showItemInFolder); browser mode has none. */
+  showItemInFolder?: (file: string) => void;
   /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
   nativeBinding?: string;
   /** Opens an http(s) URL in the system browser (Electron: shell.openExternal); browser mode has none. */
@@ -130,6 +132,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       store: () => store,
       recovery,
       exports: exportService,
+      ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
       rollBack,
       ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     }),

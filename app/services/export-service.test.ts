@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
-import { csvField, EXPORT_COLUMNS, ExportService } from './export-service';
+import { CrawlRepository } from '../../engine';
+import { csvField, EXPORT_COLUMN_HEADERS, EXPORT_COLUMNS, ExportService } from './export-service';
 
 let db: WritableDB;
 let dir: string;
@@ -51,7 +52,9 @@ describe('ExportService', () => {
     const last = await done;
     expect(last).toMatchObject({ state: 'done', rowsWritten: 30, totalRows: 30, error: null });
     const lines = fs.readFileSync(file, 'utf8').split('\r\n');
-    expect(lines[0]).toBe(EXPORT_COLUMNS.pages.join(','));
+    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to');
+    // Times in CSV are ISO 8601 UTC; JSONL keeps epoch ms (next test).
+    expect(lines[1]).toContain(',1970-01-01T00:00:01.000Z,');
     expect(lines).toHaveLength(32); // header, 30 rows, final empty string
     expect(lines[4]).toContain(',"Quotes ""and"", commas",');
     // Progress after each page of 7 rows, then the final report.
@@ -67,6 +70,33 @@ describe('ExportService', () => {
     expect(rows).toHaveLength(2);
     expect(Object.keys(rows[1]!)).toEqual([...EXPORT_COLUMNS.frontier]);
     expect(rows[1]).toMatchObject({ url: 'http://a.test/x', state: 'pending', depth: 1, discoveredFrom: rows[0]!['id'], fetchedAtMs: null });
+    expect(rows[0]!['enqueuedAtMs']).toEqual(expect.any(Number));
+  });
+
+  it('every column of every export has a CSV header in words', () => {
+    for (const columns of Object.values(EXPORT_COLUMNS)) {
+      for (const column of columns) {
+        // Words, not identifiers: capitalised, and no camelCase hump.
+        expect(EXPORT_COLUMN_HEADERS[column], column).toMatch(/^[A-Z]/);
+        expect(EXPORT_COLUMN_HEADERS[column], column).not.toMatch(/[a-z][A-Z]/);
+      }
+    }
+    expect(EXPORT_COLUMN_HEADERS.normalized).toBe('Normalized URL');
+    expect(EXPORT_COLUMN_HEADERS.normalizedKey).toBe('Normalized key');
+  });
+
+  it('the pages export counts what the Crawls list counts: fetched URLs, not a page whose URL went back to the frontier', async () => {
+    const { crawlId, ids } = insertCrawl(db, Array.from({ length: 5 }, (_, i) => ({ url: `http://a.test/${i}` })));
+    addPages(crawlId, ids, (i) => `Page ${i}`);
+    // Two pages older than the refresh age go back to pending, as `resume --refresh-older-than` does.
+    db.prepare(`UPDATE urls SET fetched_at_ms = 1 WHERE id IN (?, ?)`).run(ids[1], ids[3]);
+    const repository = new CrawlRepository(db);
+    expect(repository.requeueOlderThan(crawlId, 10, 100)).toBe(2);
+    const listed = repository.getCrawl(crawlId).fetched;
+    const file = path.join(dir, 'fetched.jsonl');
+    const last = await service.start({ crawlId, kind: 'pages', format: 'jsonl', file }).done;
+    expect(listed).toBe(3);
+    expect(last).toMatchObject({ totalRows: listed, rowsWritten: listed });
   });
 
   it('exports URL groups one row per raw spelling, with the canonical URL and cause labels', async () => {

@@ -6,6 +6,7 @@ import type { ExportFormat, ExportKind, ExportProgress } from '../../shared/ipc/
 import { CodedError, toErrorInfo } from '../../shared/types/result';
 import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonical';
 import type { NormalizationProfile } from '../../shared/url/profiles';
+import { URL_NAME_LABELS } from '../../shared/types/url-names';
 import type { ExportQueries, KeyedPage } from '../../engine';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
@@ -20,7 +21,7 @@ type Row = Record<string, unknown>;
 
 /** A table to export: its columns, its row count, and keyset-paged reads. */
 interface ExportSource {
-  columns: readonly string[];
+  columns: readonly ExportColumn[];
   count(): number;
   page(afterKey: number, limit: number): KeyedPage<Row>;
 }
@@ -41,18 +42,75 @@ export interface ExportServiceOptions {
 }
 
 /**
- * Column order of each export. Units: `…AtMs` epoch ms, `…Ms` ms, `…Bytes` bytes; `similarity` is
- * an estimated Jaccard index in [0, 1]; `causes` lists difference labels (CSV: joined with `|`).
- * A redirect is a page row of its own: `httpStatus` its 3xx, `location` its target (RFC 9110
- * §15.4); `redirectChainJson` is only set by crawls made before redirects were first-class.
+ * Every export column: its JSONL field name (the key) and its CSV header in words (the value).
+ * Units: `…AtMs` columns are epoch ms in JSONL and ISO 8601 UTC times in CSV (hence "(UTC)");
+ * `…Ms` ms, `…Bytes` bytes; `similarity` is an estimated Jaccard index in [0, 1]; `causes` lists
+ * difference labels (CSV: joined with `|`). A redirect is a page row of its own: `httpStatus` its
+ * 3xx, `location` its target (RFC 9110 §15.4); `redirectChainJson` is only set by crawls made
+ * before redirects were first-class.
  */
-export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly string[]>> = {
+export const EXPORT_COLUMN_HEADERS = {
+  urlId: 'URL id',
+  id: 'URL id',
+  url: URL_NAME_LABELS.url,
+  finalUrl: 'Final URL',
+  httpStatus: 'HTTP status',
+  contentType: 'Content type',
+  bodyBytes: 'Body size (bytes)',
+  truncated: 'Body truncated',
+  fetchMs: 'Fetch time (ms)',
+  title: 'Title',
+  fetchedAtMs: 'Fetched at (UTC)',
+  fingerprint: 'Content fingerprint',
+  textChars: 'Text length (characters)',
+  redirectChainJson: 'Redirect chain (JSON, older crawls)',
+  location: 'Redirects to',
+  normalized: URL_NAME_LABELS.normalized,
+  normalizedKey: URL_NAME_LABELS.normalizedKey,
+  host: 'Host',
+  registrableDomain: 'Registrable domain',
+  state: 'State',
+  depth: 'Depth',
+  discoveredFrom: 'Discovered from (URL id)',
+  enqueuedAtMs: 'Queued at (UTC)',
+  errorCode: 'Error code',
+  errorReason: 'Error reason',
+  attempts: 'Attempts',
+  groupUrlId: 'Group (URL id)',
+  canonical: URL_NAME_LABELS.canonical,
+  decidedBy: 'Canonical chosen by',
+  rawUrl: URL_NAME_LABELS.rawUrl,
+  isCanonical: 'Is the canonical URL',
+  causes: 'Differs by',
+  groupId: 'Content group id',
+  kind: 'Duplicate kind',
+  firstUrl: 'First URL of the group',
+  similarity: 'Similarity',
+} as const;
+
+/** A column of an export, by its JSONL field name. */
+export type ExportColumn = keyof typeof EXPORT_COLUMN_HEADERS;
+
+/**
+ * Column order of each export (JSONL field names; CSV headers from {@link EXPORT_COLUMN_HEADERS}).
+ * `pages` holds one row per fetched URL (state done), the count the Crawls list shows as
+ * "Pages fetched" (see ExportQueries.countPages for the pages left out).
+ */
+export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]>> = {
   pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
 };
+
+/**
+ * A CSV cell's value: an epoch-ms time (`…AtMs`) as an ISO 8601 UTC time, anything else as is.
+ * @example csvValue('fetchedAtMs', 0) → '1970-01-01T00:00:00.000Z'
+ */
+export function csvValue(column: ExportColumn, value: unknown): unknown {
+  return column.endsWith('AtMs') && typeof value === 'number' && Number.isFinite(value) ? new Date(value).toISOString() : value;
+}
 
 /**
  * One CSV field (RFC 4180): null/undefined → empty; arrays joined with `|`; a field holding a
@@ -65,13 +123,13 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function line(format: ExportFormat, columns: readonly string[], row: Row): string {
+function line(format: ExportFormat, columns: readonly ExportColumn[], row: Row): string {
   if (format === 'jsonl') {
     const ordered: Row = {};
     for (const column of columns) ordered[column] = row[column] ?? null;
     return `${JSON.stringify(ordered)}\n`;
   }
-  return `${columns.map((column) => csvField(row[column])).join(',')}\r\n`;
+  return `${columns.map((column) => csvField(csvValue(column, row[column]))).join(',')}\r\n`;
 }
 
 /**
@@ -88,13 +146,16 @@ export function checkExportTarget(file: string, format: ExportFormat): void {
 
 /**
  * Exports a crawl's pages, frontier, duplicate-URL groups or content groups to CSV (RFC 4180,
- * header row, CRLF) or JSONL (one JSON object per line), streaming: rows are read in keyset pages
+ * a header row in words, CRLF, times as ISO 8601 UTC) or JSONL (one JSON object per line, keyed by
+ * the field names of {@link EXPORT_COLUMNS}, times as epoch ms: for programs), streaming: rows are read in keyset pages
  * and written with back-pressure, the event loop is yielded between pages (the crawl goes on),
  * and progress is reported at most every `progressIntervalMs` and once at the end. A failed
  * export removes its partial file and reports `state: 'failed'` with the error.
  */
 export class ExportService {
   private nextId = 1;
+  /** Files of the exports that finished in this process, by export id ("Show in folder"). */
+  private readonly finished = new Map<number, string>();
   private readonly pageSize: number;
   private readonly progressIntervalMs: number;
 
@@ -131,6 +192,16 @@ export class ExportService {
   }
 
   /**
+   * The file a finished export of this service wrote.
+   * @throws CodedError EXPORT_NOT_FOUND for an export that is unknown, still running or failed
+   */
+  finishedFile(exportId: number): string {
+    const file = this.finished.get(exportId);
+    if (file === undefined) throw new CodedError('EXPORT_NOT_FOUND', `Export ${exportId} has not finished in this window's session`);
+    return file;
+  }
+
+  /**
    * Streams an export of a crawl into `target` (e.g. the CLI's stdout), with back-pressure.
    * @returns rows written
    * @throws CodedError CRAWL_NOT_FOUND-like errors from the queries; the stream's own errors
@@ -149,7 +220,7 @@ export class ExportService {
     const put = async (chunk: string) => {
       if (!target.write(chunk)) await Promise.race([once(target as NodeJS.EventEmitter, 'drain'), failed]);
     };
-    if (format === 'csv') await put(`${source.columns.map(csvField).join(',')}\r\n`);
+    if (format === 'csv') await put(`${source.columns.map((column) => csvField(EXPORT_COLUMN_HEADERS[column])).join(',')}\r\n`);
     for (let afterKey = 0; ; ) {
       const page = source.page(afterKey, this.pageSize);
       if (page.rows.length === 0) break;
@@ -183,6 +254,7 @@ export class ExportService {
       await Promise.race([once(stream, 'finish'), failed]);
       progress.state = 'done';
       progress.totalRows = Math.max(progress.totalRows, progress.rowsWritten);
+      this.finished.set(progress.exportId, request.file);
     } catch (error) {
       stream?.destroy();
       // Only a file this export created is removed (never one that appeared since the check).

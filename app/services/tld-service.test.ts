@@ -6,7 +6,8 @@ describe('testDomain', () => {
   it('shows the seed algorithm step by step, with the fallback warning when no list matches', () => {
     const before = testDomain('http://www.xyz.co.uk/', { mode: 'seed', generic: ['com'], additional: [] });
     expect(before).toMatchObject({ host: 'www.xyz.co.uk', registrableDomain: 'co.uk', fellBack: true, error: null });
-    expect(before.warning).toBe('Failed to get the domain name for url: http://www.xyz.co.uk/ using co.uk as the default domain name');
+    expect(before.warning).toBe('No rule matches the suffix ".uk": add "uk" to the generic TLDs, or add "co.uk" to the additional TLDs if names are registered under it.');
+    expect(before.trace.map((step) => step.text).join('\n')).not.toContain('DEBUG');
     expect(before.trace.map((step) => step.step)).toEqual(['host', 'generic', 'check', 'check', 'check', 'check', 'fallback', 'result']);
 
     const after = testDomain('http://www.xyz.co.uk/', { mode: 'seed', generic: ['com'], additional: ['co.uk'] });

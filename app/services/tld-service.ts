@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DomainTestResult, PublicSuffixImport } from '../../shared/ipc/views';
-import { registrableDomain } from '../../shared/url/domain';
+import { fallbackAdvice, registrableDomain } from '../../shared/url/domain';
 import { tldEntryProblem, type TldConfig } from '../../shared/url/tld-config';
 import { resourcesDir } from './resources';
 import { publicSuffixListSnapshot } from './url-services';
 
 /**
  * Seed 000's domain algorithm for one URL or host under the given lists, step by step (the
- * Settings view's "Test a URL"). PSL mode uses the shipped Public Suffix List snapshot.
+ * Settings view's "Test a URL"). PSL mode uses the shipped Public Suffix List snapshot. A
+ * fallback to the last two terms comes with a readable warning saying what to add to the lists
+ * (the seed's DEBUG line stays the resolver's log message).
  * @example testDomain('http://www.xyz.co.uk/', { mode: 'seed', generic: ['com'], additional: ['co.uk'] }).registrableDomain → 'xyz.co.uk'
  */
 export function testDomain(url: string, tld: TldConfig): DomainTestResult {
@@ -18,7 +20,7 @@ export function testDomain(url: string, tld: TldConfig): DomainTestResult {
     registrableDomain: result.registrableDomain,
     publicSuffix: result.publicSuffix,
     fellBack: result.fellBack,
-    warning: result.fellBack ? (result.message ?? null) : null,
+    warning: result.fellBack ? fallbackAdvice(result.host) : null,
     error: result.error?.message ?? null,
     trace: result.trace,
   };

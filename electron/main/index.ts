@@ -43,6 +43,7 @@ if (!app.requestSingleInstanceLock()) {
       dbPath,
       mode: 'electron',
       version: app.getVersion(),
+      showItemInFolder: (file) => shell.showItemInFolder(file),
       ...resolverArgs(process.argv),
       openExternal: (url) => shell.openExternal(url),
       ...(fs.existsSync(binding) ? { nativeBinding: binding } : {}),

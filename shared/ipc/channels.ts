@@ -29,6 +29,7 @@ export const IPC_CHANNELS = [
   'checkpoints.list',
   'checkpoints.create',
   'checkpoints.resume',
+  'export.showInFolder',
   'export.start',
   'overview.get',
   'siteTree.children',

@@ -80,6 +80,8 @@ export interface IpcResponses {
   'checkpoints.list': CheckpointRow[];
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
+  /** Electron only: the finished export's file shown in the system file manager. */
+  'export.showInFolder': { shown: true };
   'export.start': ExportProgress;
   /** The Overview tab's aggregates of one crawl. */
   'overview.get': CrawlOverview;

@@ -48,6 +48,8 @@ export const viewRequestSchemas = {
   'checkpoints.list': crawlId,
   'checkpoints.create': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/, "1-64 letters, digits, '.', '-' or '_'") }).strict(),
   'checkpoints.resume': z.object({ crawlId: id, name: z.string().regex(/^[\w.-]{1,64}$/) }).strict(),
+  /** A finished export of this process, by its id: main knows the file, the renderer names no path. */
+  'export.showInFolder': z.object({ exportId: id }).strict(),
   'export.start': z
     .object({
       crawlId: id,

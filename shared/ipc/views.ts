@@ -65,7 +65,7 @@ export interface DomainTestResult {
   publicSuffix: string | null;
   /** True when no rule matched and the last-two-terms default was used. */
   fellBack: boolean;
-  /** The seed's DEBUG message when `fellBack`. */
+  /** When `fellBack`: what to add to the TLD lists, in words (shared/url/domain.ts fallbackAdvice). */
   warning: string | null;
   /** Set when the input has no usable host. */
   error: string | null;
@@ -92,6 +92,18 @@ export interface NormalizationPreview {
   mergedGroups: number;
   /** Current keys whose raw URLs would spread over two or more new keys. */
   splitGroups: number;
+  /** Up to `PREVIEW_EXAMPLES` URLs whose key would change: the URL, its normalized URL now and under the profile. */
+  changedExamples: { url: string; before: string; after: string }[];
+  /**
+   * Up to `PREVIEW_EXAMPLES` merges: the normalized URL under the profile, and the current
+   * normalized URLs that would join in it (at most 5 listed; `count` says how many).
+   */
+  mergedExamples: { after: string; before: string[]; count: number }[];
+  /**
+   * Up to `PREVIEW_EXAMPLES` splits: a current normalized URL, and the normalized URLs its raw
+   * spellings would spread over under the profile (at most 5 listed; `count` says how many).
+   */
+  splitExamples: { before: string; after: string[]; count: number }[];
 }
 
 /** A crawl left running by a process that died, offered in the "Resume crawl?" dialog. */

@@ -133,6 +133,9 @@ export function settingBounds(key: keyof CrawlSettings): { min: number; max: num
   return { min: schema.minValue ?? -Infinity, max: schema.maxValue ?? Infinity, integer: schema.isInt };
 }
 
+/** Every setting whose value is a number (whole or fractional, by its schema). */
+export type NumericSettingKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never }[keyof CrawlSettings];
+
 /**
  * Reads a setting from text (a CLI flag, a form field): a whole-number setting takes decimal
  * digits only (no sign, `0x10`, `1e3`, spaces or empty), a fractional one digits with an optional
@@ -141,7 +144,7 @@ export function settingBounds(key: keyof CrawlSettings): { min: number; max: num
  * @example settingFromText('threads', '8') // { ok: true, value: 8 }
  * @example settingFromText('threads', '1e3') // { ok: false, … }
  */
-export function settingFromText<K extends 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'maxInFlightPerHost' | 'timeoutMs' | 'maxUrlLength'>(
+export function settingFromText<K extends NumericSettingKey>(
   key: K,
   text: string,
 ): ReturnType<typeof validateSetting<K>> {

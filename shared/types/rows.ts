@@ -10,6 +10,8 @@ export type HostWaitingReason = 'politeness delay' | 'robots Crawl-delay' | 'Ret
 
 /** One row of the Frontier view's URL table: a frontier row plus where it was discovered. */
 export interface UrlTableRow extends FrontierRow {
+  /** The normalized URL string (the normalized key is its UUIDv5). */
+  normalized: string;
   /** URL of the page the link was found on; null for seeds. */
   discoveredFrom: string | null;
 }

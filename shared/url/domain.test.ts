@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createDomainResolver, registrableDomain, type DomainResult } from './domain';
+import { createDomainResolver, fallbackAdvice, registrableDomain, type DomainResult } from './domain';
 import { parsePublicSuffixList } from './psl';
 import { DEFAULT_GENERIC_TLDS, type TldConfig } from './tld-config';
 
@@ -191,5 +191,18 @@ describe('createDomainResolver (the hot path)', () => {
   });
   it('refuses invalid settings with the validator message', () => {
     expect(() => createDomainResolver({ mode: 'seed', generic: ['Com'], additional: [] })).toThrow('Invalid TLD settings: generic[0] "Com" must be lowercase');
+  });
+});
+
+describe('fallbackAdvice', () => {
+  it('says what to add to the lists, in words', () => {
+    expect(fallbackAdvice('www.shop.example.zz')).toBe('No rule matches the suffix ".zz": add "zz" to the generic TLDs, or add "example.zz" to the additional TLDs if names are registered under it.');
+    expect(fallbackAdvice('intranet')).toBe('No rule matches "intranet": add "intranet" to the generic TLDs if it is a top-level domain.');
+  });
+
+  it('replaces the DEBUG line in the trace (the logger still gets the seed\'s message)', () => {
+    const result = registrableDomain('http://www.xyz.co.uk', { mode: 'seed', generic: ['com'], additional: [] });
+    const fallback = result.trace.find((step) => step.step === 'fallback');
+    expect(fallback?.text).toBe('No term matched the additional list: the last two terms. No rule matches the suffix ".uk": add "uk" to the generic TLDs, or add "co.uk" to the additional TLDs if names are registered under it.');
   });
 });

@@ -91,6 +91,22 @@ const SOURCE_NAMES: Readonly<Record<SuffixRuleSource, string>> = {
   additional: 'additional-list entry',
 };
 
+/**
+ * What to add to the TLD lists so a host stops falling back to its last two terms (the Settings
+ * view's readable warning, in place of the seed's DEBUG line): its last term as a generic TLD,
+ * or its last two terms as an additional TLD when names are registered under them.
+ * @param host a valid host (lowercase labels)
+ * @example fallbackAdvice('www.shop.example.zz') → 'No rule matches the suffix ".zz": add "zz" to the generic TLDs, or add "example.zz" to the additional TLDs if names are registered under it.'
+ * @example fallbackAdvice('intranet') → 'No rule matches "intranet": add "intranet" to the generic TLDs if it is a top-level domain.'
+ */
+export function fallbackAdvice(host: string): string {
+  const labels = host.split('.');
+  const tld = labels[labels.length - 1]!;
+  if (labels.length < 2) return `No rule matches "${host}": add "${host}" to the generic TLDs if it is a top-level domain.`;
+  const lastTwo = labels.slice(-2).join('.');
+  return `No rule matches the suffix ".${tld}": add "${tld}" to the generic TLDs, or add "${lastTwo}" to the additional TLDs if names are registered under it.`;
+}
+
 function fallbackMessage(input: string, result: string): string {
   return `Failed to get the domain name for url: ${input} using ${result} as the default domain name`;
 }
@@ -271,9 +287,9 @@ function traced(engine: Engine, input: string, host: string): DomainResult {
   trace.push({
     step: 'fallback',
     text:
-      (engine.mode === 'psl' ? 'No rule matched; the PSL default rule "*" applies. ' : 'No term matched the additional list. ') +
+      (engine.mode === 'psl' ? 'No rule matched; the PSL default rule "*" applies: the last two terms. ' : 'No term matched the additional list: the last two terms. ') +
       (registrable === null ? `"${host}" is a single label: no registrable domain. ` : '') +
-      `DEBUG: ${result.message ?? ''}`,
+      fallbackAdvice(host),
   });
   trace.push({ step: 'result', text: registrable === null ? 'No registrable domain' : `Registrable domain: ${registrable} (the last two terms)` });
   return result;

@@ -74,7 +74,7 @@ describe('crawlbench export', () => {
     expect(rows[0]).toMatchObject({ url: 'http://docs.python.test/', httpStatus: 200 });
     const csv = cli(['export', '--db', db, '--what', 'frontier', '--format', 'csv']);
     const lines = csv.stdout.trim().split('\r\n');
-    expect(lines[0]).toBe('id,url,normalized,normalizedKey,host,registrableDomain,state,depth,discoveredFrom,enqueuedAtMs,fetchedAtMs,httpStatus,errorCode,errorReason,attempts');
+    expect(lines[0]).toBe('URL id,URL,Normalized URL,Normalized key,Host,Registrable domain,State,Depth,Discovered from (URL id),Queued at (UTC),Fetched at (UTC),HTTP status,Error code,Error reason,Attempts');
     expect(lines.length - 1).toBeGreaterThan(30);
     const out = path.join(testWeb.dir, 'errors.jsonl');
     expect(cli(['export', '--db', db, '--what', 'errors', '--out', out]).status).toBe(0);

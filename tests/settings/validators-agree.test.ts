@@ -3,7 +3,7 @@ import { crawlSettingsFromFlags } from '../../cli/commands/crawl';
 import { requestSchemas } from '../../shared/ipc/schemas';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
 import { CRAWL_SETTINGS, CRAWL_SETTING_KEYS, readStoredCrawlSettings } from '../../shared/types/crawl-settings';
-import { formValuesFrom, readCrawlForm } from '../../renderer/src/features/crawl/settings-form';
+import { FORM_SETTINGS, formValuesFrom, readCrawlForm } from '../../renderer/src/features/crawl/settings-form';
 import { extensionProblem } from '../../renderer/src/features/settings/list-entries';
 import { SettingsService } from '../../app/services/settings-service';
 import { openDatabase } from '../../engine';
@@ -157,5 +157,16 @@ describe('every default passes its own schema, and stored settings are read by t
     } finally {
       db.close();
     }
+  });
+});
+
+describe('the crawl form names the CLI flag of each setting', () => {
+  it.each(FORM_SETTINGS.filter((setting) => setting.flag !== undefined).map((setting) => [setting.flag!, setting] as const))('%s sets the field\'s setting', (flag, setting) => {
+    const name = flag.slice(2);
+    const sample: Partial<Record<string, string | string[] | boolean>> = { 'include-domain': ['a.test'], 'exclude-domain': ['a.test'], resolve: ['a.test=127.0.0.1'] };
+    const value = setting.kind === 'switch' ? true : (sample[name] ?? String(formValuesFrom(DEFAULT_CRAWL_SETTINGS)[setting.key]));
+    const settings = crawlSettingsFromFlags({ [name]: value } as Record<string, string | boolean | string[]>);
+    expect(Object.keys(settings)).toEqual([setting.key]);
+    if (setting.kind === 'switch') expect(settings[setting.key]).toBe(!setting.flagTurnsOff);
   });
 });

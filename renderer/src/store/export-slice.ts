@@ -5,10 +5,17 @@ import type { Store } from './index';
 
 /** The export started from this window and its progress. */
 export interface ExportSlice {
+  /** The latest export's progress; null while a new one is being started, or after it was refused. */
   currentExport: ExportProgress | null;
   exportError: string | null;
+  /**
+   * Starts an export of the open crawl. The previous export's outcome ("Wrote N rows") is cleared
+   * at once, so it never stands beside a new export's progress or error.
+   */
   startExport(request: { kind: ExportKind; format: ExportFormat; file: string }): Promise<void>;
   applyExportProgress(progress: ExportProgress): void;
+  /** Electron: shows the finished export's file in the system file manager. */
+  showExportInFolder(): Promise<void>;
 }
 
 /** Creates the export slice. */
@@ -18,10 +25,10 @@ export const createExportSlice: StateCreator<Store, [], [], ExportSlice> = (set,
   async startExport(request) {
     const { crawlId } = get();
     if (crawlId === null) return;
-    set({ exportError: null });
+    set({ exportError: null, currentExport: null });
     const result = await api['export.start']({ crawlId, ...request });
     if (!result.ok) {
-      set({ exportError: result.error.message });
+      set({ exportError: result.error.message, currentExport: null });
       return;
     }
     // The final event may come before this answer: keep whichever is further along.
@@ -32,5 +39,11 @@ export const createExportSlice: StateCreator<Store, [], [], ExportSlice> = (set,
     const current = get().currentExport;
     if (current && current.exportId > progress.exportId) return;
     set({ currentExport: progress });
+  },
+  async showExportInFolder() {
+    const current = get().currentExport;
+    if (!current || current.state !== 'done') return;
+    const result = await api['export.showInFolder']({ exportId: current.exportId });
+    if (!result.ok) set({ exportError: result.error.message });
   },
 });

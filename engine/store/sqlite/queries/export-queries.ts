@@ -80,8 +80,14 @@ export class ExportQueries {
     this.statements = new StatementCache(db);
   }
 
+  /**
+   * Pages of fetched URLs (state done): the count the Crawls list and the crawl's "Fetched" show.
+   * A page whose URL is not done is left out: a redirect hop that closed a loop keeps its 3xx page
+   * row but is an error (REDIRECT_LOOP, in the errors export), and a URL sent back to the frontier
+   * (`resume --refresh-older-than`, `--retry-errors`) is left out until it is fetched again.
+   */
   countPages(crawlId: number): number {
-    return this.statements.get(`SELECT COUNT(*) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+    return this.statements.get(`SELECT COUNT(*) FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND u.state = 'done'`).pluck().get(crawlId) as number;
   }
 
   pages(crawlId: number, afterKey: number, limit: number): KeyedPage<PageExportRow> {
@@ -90,7 +96,7 @@ export class ExportQueries {
         `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
                 p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
                 p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson, p.location
-         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
+         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND u.state = 'done' AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as PageExportRow[];
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };

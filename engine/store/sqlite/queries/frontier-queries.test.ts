@@ -24,6 +24,13 @@ describe('FrontierQueries.urls', () => {
     expect(queries.urls(crawlId, { offset: 2, limit: 2 }).rows.map((row) => row.discoveredFrom)).toEqual(['http://a.test/x']);
   });
 
+  it('gives each URL both names: the normalized URL string and its normalized key (the UUID)', () => {
+    const { crawlId } = insertCrawl(db, [{ url: 'HTTP://A.test:80/x/../y' }]);
+    const [row] = new FrontierQueries(db).urls(crawlId, { offset: 0, limit: 1 }).rows;
+    expect(row!.normalized).toBe('http://a.test/y');
+    expect(row!.normalizedKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
   it('filters by state, exact host and URL text, counting only matches', () => {
     const { crawlId } = insertCrawl(db, [{ url: 'http://a.test/' }, { url: 'http://a.test/docs/1', state: 'pending' }, { url: 'http://b.test/docs/2', state: 'pending' }, { url: 'http://ab.test/' }]);
     const queries = new FrontierQueries(db);

@@ -89,7 +89,7 @@ export class FrontierQueries {
         fromId = anchor[1];
       }
     }
-    const sql = `SELECT u.id, u.url, u.host, u.state, u.depth, u.normalized_key AS normalizedKey, u.error_code AS errorCode, u.error_reason AS errorReason,
+    const sql = `SELECT u.id, u.url, u.host, u.state, u.depth, u.normalized, u.normalized_key AS normalizedKey, u.error_code AS errorCode, u.error_reason AS errorReason,
                         u.fetched_at_ms AS fetchedAtMs, u.http_status AS httpStatus, d.url AS discoveredFrom
                  FROM urls u LEFT JOIN urls d ON d.id = u.discovered_from
                  WHERE ${unfiltered ? `${crawlTest} AND u.id >= ?` : [crawlTest, ...where].join(' AND ')}

@@ -1,16 +1,57 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
+import { CRAWL_SETTINGS } from '../../../../shared/types/crawl-settings';
 import { FieldError } from '../../components/FieldError';
 import { useStore } from '../../store';
-import { formValuesFrom, readCrawlForm, type CrawlFormField, type CrawlFormValues, type FormErrors } from './settings-form';
+import {
+  flagHint,
+  FORM_GROUPS,
+  FORM_SETTINGS,
+  formValuesFrom,
+  formValuesToRemember,
+  readCrawlForm,
+  REMEMBERED_FORM_KEY,
+  withRememberedValues,
+  type CrawlFormField,
+  type CrawlFormValues,
+  type FormErrors,
+  type FormSetting,
+} from './settings-form';
 
 const SCOPE_LABELS: Record<string, string> = { host: 'host', domain: 'registrable domain', directory: 'directory', any: 'any' };
 
 /** Main's error codes that belong to a field. */
 const FIELD_OF_CODE: Record<string, CrawlFormField> = { INVALID_SEED: 'seeds' };
 
-/** Seed entry, the collapsible "Crawl settings" and the Start / Pause / Resume / Stop buttons. */
+/** The form's last values from localStorage (null when none, or storage is unavailable). */
+function readRemembered(): unknown {
+  try {
+    const text = localStorage.getItem(REMEMBERED_FORM_KEY);
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+function remember(values: CrawlFormValues, defaults: CrawlFormValues): void {
+  try {
+    localStorage.setItem(REMEMBERED_FORM_KEY, JSON.stringify(formValuesToRemember(values, defaults)));
+  } catch {
+    // Storage full or disabled: the form still works, it only forgets on reload.
+  }
+}
+
+/** Moves focus to the crawl's status region, so a screen reader hears the crawl start. */
+function focusStatus(): void {
+  document.getElementById('crawl-status')?.focus();
+}
+
+/**
+ * Seed entry, the collapsible "Crawl settings" (every setting, grouped, each naming its
+ * `crawlbench crawl` flag, with the CLI's defaults; remembered across reloads, with "Reset to
+ * defaults") and the Start / Pause / Resume / Stop buttons. Ctrl+Enter (Cmd+Enter) in the seed box starts.
+ */
 export function CrawlForm() {
   const { info, starting, crawlError, progress, opened } = useStore(
     useShallow((s) => ({ info: s.info, starting: s.starting, crawlError: s.crawlError, progress: s.progress, opened: s.opened })),
@@ -22,23 +63,31 @@ export function CrawlForm() {
   const [values, setValues] = useState<CrawlFormValues | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
   const details = useRef<HTMLDetailsElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
+  // The app's effective defaults (saved Settings included); the command line's overrides apply
+  // on main's side anyway, so the field holds only the form's own.
+  const defaults = useMemo(() => (info ? formValuesFrom({ ...info.defaultSettings, hostOverrides: [] }) : null), [info]);
   useEffect(() => {
-    if (info && values === null) setValues(formValuesFrom(info.defaultSettings));
-  }, [info, values]);
+    if (defaults && values === null) setValues(withRememberedValues(defaults, readRemembered()));
+  }, [defaults, values]);
 
   // Until app.getInfo answers: the built-in defaults (no user agent yet: the app's may differ).
   const form = values ?? formValuesFrom({ ...DEFAULT_CRAWL_SETTINGS, userAgent: '' });
+  const update = (next: CrawlFormValues) => {
+    setValues(next);
+    if (defaults) remember(next, defaults);
+  };
   const status = progress?.status ?? opened?.summary.status ?? null;
   const running = status === 'running' || starting;
   const resumable = !running && (status === 'paused' || status === 'stopped' || status === 'interrupted');
-  const set = (field: keyof CrawlFormValues) => (event: { target: { value: string } }) => setValues({ ...form, [field]: event.target.value });
   const serverField = crawlError ? FIELD_OF_CODE[crawlError.code] : undefined;
   const fieldError = (field: CrawlFormField) => errors[field] ?? (serverField === field ? crawlError?.message : undefined);
   const invalid = (field: CrawlFormField) => (fieldError(field) ? true : undefined);
 
   const onStart = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (running) return;
     const read = readCrawlForm(form);
     if (!read.ok) {
       setErrors(read.errors);
@@ -46,32 +95,77 @@ export function CrawlForm() {
       return;
     }
     setErrors({});
-    await startCrawl(read.seeds, read.settings);
+    if (await startCrawl(read.seeds, read.settings)) focusStatus();
   };
 
-  const field = (id: string, name: CrawlFormField, label: string, input: React.ReactNode) => (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <div className="field">
-        {input}
-        <FieldError id={`${id}-error`} message={fieldError(name)} />
+  const onReset = () => {
+    if (!defaults) return;
+    // The seeds are not a setting: they stay.
+    update({ ...defaults, seeds: form.seeds });
+    setErrors({});
+  };
+
+  const input = (setting: FormSetting, id: string, describedBy: string | undefined) => {
+    const { key } = setting;
+    const value = form[key];
+    const common = { id, 'aria-invalid': invalid(key), 'aria-describedby': describedBy };
+    if (typeof value === 'boolean') {
+      const lockedOn = key === 'closedResolver' && info?.closedResolver === true;
+      return <input type="checkbox" {...common} checked={value || lockedOn} disabled={lockedOn} onChange={(event) => update({ ...form, [key]: event.target.checked })} />;
+    }
+    const onChange = (event: { target: { value: string } }) => update({ ...form, [key]: event.target.value });
+    if (setting.kind === 'choice') {
+      return (
+        <select {...common} value={value} onChange={onChange}>
+          {CRAWL_SCOPES.map((scope) => (
+            <option key={scope} value={scope}>
+              {SCOPE_LABELS[scope]}
+            </option>
+          ))}
+        </select>
+      );
+    }
+    if (setting.kind === 'lines') return <textarea {...common} rows={2} value={value} onChange={onChange} placeholder={setting.placeholder} />;
+    return <input {...common} inputMode={setting.kind === 'number' ? 'decimal' : undefined} value={value} onChange={onChange} placeholder={setting.placeholder} />;
+  };
+
+  const field = (setting: FormSetting) => {
+    const id = `setting-${setting.key}`;
+    // The first fields keep the ids the e2e flows and older links use.
+    const legacyId = LEGACY_IDS[setting.key] ?? id;
+    const hint = flagHint(setting);
+    const describedBy = [fieldError(setting.key) ? `${legacyId}-error` : '', `${legacyId}-hint`].filter(Boolean).join(' ');
+    return (
+      <div className={`setting${setting.kind === 'switch' ? ' setting-switch' : ''}`} key={setting.key}>
+        <label htmlFor={legacyId}>{setting.label}</label>
+        <div className="field">
+          {input(setting, legacyId, describedBy)}
+          <span id={`${legacyId}-hint`} className="hint" title={CRAWL_SETTINGS[setting.key].description}>
+            {hint ? <code>{hint}</code> : 'app only'}
+            {setting.key === 'closedResolver' && info?.closedResolver ? ' (set on the command line)' : ''}
+          </span>
+          <FieldError id={`${legacyId}-error`} message={fieldError(setting.key)} />
+        </div>
       </div>
-    </>
-  );
-  const numberInput = (id: string, name: 'threads' | 'maxPages' | 'maxDepth' | 'minDelayMs') => (
-    <input id={id} inputMode="numeric" value={form[name]} onChange={set(name)} aria-invalid={invalid(name)} aria-describedby={fieldError(name) ? `${id}-error` : undefined} />
-  );
+    );
+  };
 
   return (
-    <form onSubmit={onStart} className="crawl-form" noValidate>
+    <form onSubmit={onStart} className="crawl-form" noValidate ref={formRef}>
       <label htmlFor="seed-url">Seed URL</label>
       <div className="field">
         <textarea
           id="seed-url"
           rows={2}
           value={form.seeds}
-          onChange={set('seeds')}
-          placeholder="https://example.com/ (one per line)"
+          onChange={(event) => update({ ...form, seeds: event.target.value })}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              formRef.current?.requestSubmit();
+            }
+          }}
+          placeholder="https://example.com/ (one per line; Ctrl+Enter starts)"
           aria-invalid={invalid('seeds')}
           aria-describedby={fieldError('seeds') ? 'seed-url-error' : undefined}
         />
@@ -79,48 +173,24 @@ export function CrawlForm() {
       </div>
       <details className="settings" ref={details}>
         <summary>Crawl settings</summary>
-        <div className="settings-grid">
-          {field('threads', 'threads', 'Threads', numberInput('threads', 'threads'))}
-          {field('max-pages', 'maxPages', 'Max pages (0 = no limit)', numberInput('max-pages', 'maxPages'))}
-          {field('max-depth', 'maxDepth', 'Max depth (0 = no limit)', numberInput('max-depth', 'maxDepth'))}
-          {field(
-            'scope',
-            'scope',
-            'Scope',
-            <select id="scope" value={form.scope} onChange={set('scope')} aria-invalid={invalid('scope')}>
-              {CRAWL_SCOPES.map((scope) => (
-                <option key={scope} value={scope}>
-                  {SCOPE_LABELS[scope]}
-                </option>
-              ))}
-            </select>,
-          )}
-          {field('min-delay', 'minDelayMs', 'Politeness delay (ms)', numberInput('min-delay', 'minDelayMs'))}
-          {field('user-agent', 'userAgent', 'User agent', <input id="user-agent" value={form.userAgent} onChange={set('userAgent')} aria-invalid={invalid('userAgent')} />)}
-          <span />
-          <label className="check">
-            <input type="checkbox" checked={form.obeyRobots} onChange={(event) => setValues({ ...form, obeyRobots: event.target.checked })} /> Obey robots.txt
-          </label>
-          {field(
-            'host-overrides',
-            'hostOverrides',
-            'Host overrides',
-            <textarea
-              id="host-overrides"
-              rows={2}
-              value={form.hostOverrides}
-              onChange={set('hostOverrides')}
-              placeholder="host=127.0.0.1:8080 (one per line, like /etc/hosts)"
-              aria-invalid={invalid('hostOverrides')}
-            />,
-          )}
-        </div>
+        <p className="hint">
+          Each setting names its <code>crawlbench crawl</code> flag and starts at the same default. The normalization profile and the TLD lists are in the Settings view.
+        </p>
+        {FORM_GROUPS.map((group) => (
+          <fieldset key={group} className="settings-group">
+            <legend>{group}</legend>
+            <div className="settings-grid">{FORM_SETTINGS.filter((setting) => setting.group === group).map(field)}</div>
+          </fieldset>
+        ))}
         {info && info.hostOverrides.length > 0 ? (
           <p className="hint">
             Command-line overrides apply too: {info.hostOverrides.map((o) => `${o.host}=${o.address}${o.port ? `:${o.port}` : ''}`).join(', ')}
             {info.closedResolver ? ' (closed: other hosts are refused)' : ''}
           </p>
         ) : null}
+        <button type="button" onClick={onReset} disabled={!defaults}>
+          Reset to defaults
+        </button>
       </details>
       <div className="buttons">
         <button type="submit" disabled={running}>
@@ -140,3 +210,14 @@ export function CrawlForm() {
     </form>
   );
 }
+
+/** Ids the form's fields had before every setting was exposed (e2e flows select `#threads-error`). */
+const LEGACY_IDS: Partial<Record<CrawlFormField, string>> = {
+  threads: 'threads',
+  maxPages: 'max-pages',
+  maxDepth: 'max-depth',
+  scope: 'scope',
+  minDelayMs: 'min-delay',
+  userAgent: 'user-agent',
+  hostOverrides: 'host-overrides',
+};

@@ -5,6 +5,7 @@ import { formatElapsed } from '../../components/format';
 import { useStore } from '../../store';
 import { frontierGrowth, type FrontierGrowth } from './frontier-growth';
 import { RateChart } from './RateChart';
+import { linkRuleLabel } from '../../../../shared/types/link-rules';
 
 /** A counter; with `onOpen`, a link-like button to the table behind it (`opens` names that table). */
 function Counter({ label, value, onOpen, opens }: { label: string; value: number | string; onOpen?: () => void; opens?: string }) {
@@ -28,21 +29,6 @@ function Counter({ label, value, onOpen, opens }: { label: string; value: number
 }
 
 /** Link rules in the order the crawler checks them (seed 004 and IIR 20.2), with words for each. */
-const RULE_WORDS: Record<string, string> = {
-  'invalid-url': 'not a URL',
-  protocol: 'scheme not followed',
-  'url-length': 'URL too long',
-  'query-string': 'has a query string',
-  'ignored-extension': 'ignored extension',
-  nofollow: 'nofollow',
-  scope: 'outside the scope',
-  'include-domains': 'not in the included domains',
-  'exclude-domains': 'in the excluded domains',
-  'max-depth': 'deeper than max depth',
-  'max-links-per-page': 'past the links kept per page',
-  robots: 'disallowed by robots.txt',
-};
-
 /** What can be done with an open crawl in each status, after its number and seeds. */
 const STATUS_CAPTION: Record<CrawlStatusName, string> = {
   running: '',
@@ -163,9 +149,9 @@ export function CrawlStatus() {
             ) : (
               refusals.map(([rule, count]) => (
                 <tr key={rule}>
-                  <th scope="row" title={RULE_WORDS[rule] ?? rule}>
-                    <button type="button" className="link-button" onClick={() => setTab('Frontier')} aria-label={`${rule}: open the Frontier view`}>
-                      {rule}
+                  <th scope="row" title={rule}>
+                    <button type="button" className="link-button" onClick={() => setTab('Frontier')} aria-label={`${linkRuleLabel(rule)}: open the Frontier view`}>
+                      {linkRuleLabel(rule)}
                     </button>
                   </th>
                   <td className="num" data-testid={`refused-${rule}`}>

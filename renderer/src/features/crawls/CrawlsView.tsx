@@ -30,7 +30,9 @@ export function CrawlsView() {
               <th scope="col">Seeds</th>
               <th scope="col">Status</th>
               <th scope="col">Started</th>
-              <th scope="col" className="num">Pages</th>
+              <th scope="col" className="num" title="URLs fetched (state done): the rows of a pages export">
+                Pages fetched
+              </th>
               <th scope="col" className="num">Queued</th>
               <th scope="col" className="num">Errors</th>
               <th scope="col">

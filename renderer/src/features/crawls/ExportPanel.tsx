@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ExportFormat, ExportKind } from '../../../../shared/ipc/views';
 import { FieldError } from '../../components/FieldError';
+import { formatCount } from '../../components/format';
 import { useStore } from '../../store';
 
 const KINDS: { value: ExportKind; label: string }[] = [
-  { value: 'pages', label: 'Pages' },
+  { value: 'pages', label: 'Pages fetched (one row per fetched URL)' },
   { value: 'frontier', label: 'Frontier (every URL)' },
   { value: 'errors', label: 'Errors (URLs in state error, with the reason)' },
   { value: 'urlGroups', label: 'URL groups' },
@@ -20,11 +21,13 @@ function suggestedFile(folder: string, crawlId: number, kind: ExportKind, format
 
 /**
  * Export of the open crawl to CSV or JSONL. The file is written by main to the path in "Export
- * file" (browser mode has no native save dialog; the folder must exist), with a progress bar.
+ * file" (browser mode has no native save dialog; the folder must exist), with a progress bar;
+ * in Electron, "Show in folder" then opens the file manager on it.
  */
 export function ExportPanel() {
   const { crawlId, info, current, error } = useStore(useShallow((s) => ({ crawlId: s.crawlId, info: s.info, current: s.currentExport, error: s.exportError })));
   const startExport = useStore((s) => s.startExport);
+  const showExportInFolder = useStore((s) => s.showExportInFolder);
   const [kind, setKind] = useState<ExportKind>('pages');
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [file, setFile] = useState('');
@@ -80,11 +83,16 @@ export function ExportPanel() {
           </div>
           <span className="progress-text" data-testid="export-status">
             {current.state === 'done'
-              ? `Wrote ${current.rowsWritten} rows to ${current.file}`
+              ? `Wrote ${formatCount(current.rowsWritten, 'row')} to ${current.file}`
               : current.state === 'failed'
                 ? (current.error?.message ?? 'Export failed')
-                : `${current.rowsWritten} of ${current.totalRows} rows`}
+                : `${current.rowsWritten} of ${formatCount(current.totalRows, 'row')}`}
           </span>
+          {current.state === 'done' && info?.mode === 'electron' ? (
+            <button type="button" onClick={() => void showExportInFolder()}>
+              Show in folder
+            </button>
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ContentGroupKind, ContentGroupRow } from '../../../../shared/ipc/views';
+import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
@@ -24,7 +25,7 @@ export function ContentGroupList({ crawlId, live, selected, onSelect }: { crawlI
       <div className="toolbar">
         <h3>Content groups</h3>
         <span className="row-count" data-testid="content-groups-total">
-          {rows.total} groups
+          {formatCount(rows.total, 'group')}
         </span>
         <label htmlFor="content-kind">Kind</label>
         <select id="content-kind" value={kind} onChange={(event) => setKind(event.target.value as ContentGroupKind | '')}>

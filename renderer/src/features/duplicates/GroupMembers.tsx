@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ContentGroupDetail, UrlGroupDetail } from '../../../../shared/ipc/views';
+import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
 import { api } from '../../ipc/client';
 import { useStore } from '../../store';
 import { HEURISTIC_WORDS } from './heuristics';
@@ -27,9 +28,11 @@ function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
   return (
     <>
       <dl className="facts">
-        <dt>Normalized</dt>
+        <dt>{URL_NAME_LABELS.normalized}</dt>
         <dd>{detail.normalized}</dd>
-        <dt>Canonical URL</dt>
+        <dt>{URL_NAME_LABELS.normalizedKey}</dt>
+        <dd>{detail.normalizedKey}</dd>
+        <dt>{URL_NAME_LABELS.canonical}</dt>
         <dd data-testid="group-canonical">{detail.canonical}</dd>
         <dt>Chosen because</dt>
         <dd data-testid="group-heuristic">
@@ -42,7 +45,7 @@ function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
       <table className="members" aria-label="URL group members">
         <thead>
           <tr>
-            <th scope="col">Raw URL</th>
+            <th scope="col">{URL_NAME_LABELS.rawUrl}</th>
             <th scope="col">Differs by</th>
             <th scope="col">First seen on</th>
           </tr>

@@ -1,13 +1,16 @@
 import { useCallback, useState } from 'react';
 import type { UrlGroupRow } from '../../../../shared/ipc/views';
+import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
+import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { useDebounced } from '../../hooks/use-debounced';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
 
 const COLUMNS: Column<UrlGroupRow>[] = [
-  { key: 'normalized', header: 'Normalized URL', width: 'minmax(12rem, 1fr)', render: (row) => row.normalized, title: (row) => `${row.normalized}\nkey ${row.normalizedKey}` },
+  { key: 'normalized', header: URL_NAME_LABELS.normalized, width: 'minmax(12rem, 1fr)', render: (row) => row.normalized, title: (row) => row.normalized },
   { key: 'members', header: 'Raw URLs', width: '6rem', align: 'end', render: (row) => row.members },
+  { key: 'key', header: URL_NAME_LABELS.normalizedKey, width: '6rem', render: (row) => <span className="key">{row.normalizedKey}</span>, title: (row) => `${URL_NAME_LABELS.normalizedKey} ${row.normalizedKey}` },
 ];
 
 /** Duplicate-URL groups: one normalized key each, with two or more raw spellings. */
@@ -24,7 +27,7 @@ export function UrlGroupList({ crawlId, live, selected, onSelect }: { crawlId: n
       <div className="toolbar">
         <h3>URL groups</h3>
         <span className="row-count" data-testid="url-groups-total">
-          {rows.total} groups
+          {formatCount(rows.total, 'group')}
         </span>
         <label htmlFor="url-group-filter">Contains</label>
         <input id="url-group-filter" type="search" value={text} onChange={(event) => setText(event.target.value)} />

@@ -1,6 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { HostRow } from '../../../../shared/ipc/views';
-import { formatClock } from '../../components/format';
+import { formatCount, formatCountdown } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
@@ -12,9 +12,29 @@ const COLUMNS: Column<HostRow>[] = [
   { key: 'inFlight', header: 'In flight', width: '5rem', align: 'end', render: (row) => row.inFlight },
   { key: 'done', header: 'Done', width: '5rem', align: 'end', render: (row) => row.done },
   { key: 'errors', header: 'Errors', width: '5rem', align: 'end', render: (row) => row.errors },
-  { key: 'next', header: 'Next eligible', width: '7rem', render: (row) => (row.queued > 0 ? formatClock(row.nextEligibleAtMs) : '') },
+  { key: 'next', header: 'Next eligible', width: '7rem', render: (row) => (row.queued > 0 ? <Countdown atMs={row.nextEligibleAtMs} /> : '') },
   { key: 'waiting', header: 'Waiting reason', width: 'minmax(9rem, 1.4fr)', render: (row) => row.waitingReason ?? (row.queued > 0 && row.nextEligibleAtMs !== null ? 'ready' : '') },
 ];
+
+/** Tick of the countdown: tenths of a second are shown, so 100 ms. */
+const COUNTDOWN_TICK_MS = 100;
+
+/**
+ * "in 1.2 s" until `atMs` (epoch ms), ticking on its own so the table does not re-render, then
+ * "now": a host's past eligible time is never shown. Stops ticking once it reads "now".
+ */
+function Countdown({ atMs }: { atMs: number | null }) {
+  const [nowMs, setNowMs] = useState(() => Date.now());
+  const waiting = atMs !== null && atMs > nowMs;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => setNowMs(Date.now()), COUNTDOWN_TICK_MS);
+    return () => clearInterval(timer);
+  }, [waiting, atMs]);
+  // A refreshed row may carry a later time than the one this countdown reached "now" with.
+  useEffect(() => setNowMs(Date.now()), [atMs]);
+  return <span data-testid="next-eligible">{formatCountdown(atMs, nowMs)}</span>;
+}
 
 /**
  * The host table: URLs per state from SQLite, next eligible time and waiting reason (in words)
@@ -39,7 +59,7 @@ export function HostTable({ crawlId, live, text, selectedHost, onSelectHost }: {
         emptyText={crawlId === null ? 'Open or start a crawl to see its hosts' : 'No hosts'}
       />
       <span className="row-count" data-testid="hosts-total">
-        {rows.total} hosts
+        {formatCount(rows.total, 'host')}
       </span>
       {rows.error ? <p className="field-error">{rows.error}</p> : null}
     </>

@@ -1,6 +1,8 @@
 import { useCallback } from 'react';
 import type { UrlTableRow } from '../../../../shared/ipc/views';
 import type { UrlState } from '../../../../shared/types/crawl';
+import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
+import { formatCount } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
@@ -21,7 +23,8 @@ const COLUMNS: Column<UrlTableRow>[] = [
     title: (row) => (row.state === 'error' ? errorText(row) : undefined),
   },
   { key: 'depth', header: 'Depth', width: '3.5rem', align: 'end', render: (row) => row.depth },
-  { key: 'key', header: 'Normalized key', width: 'minmax(8rem, 1.2fr)', render: (row) => row.normalizedKey, title: (row) => row.normalizedKey },
+  { key: 'normalized', header: URL_NAME_LABELS.normalized, width: 'minmax(10rem, 1.6fr)', render: (row) => row.normalized, title: (row) => row.normalized },
+  { key: 'key', header: URL_NAME_LABELS.normalizedKey, width: 'minmax(8rem, 1fr)', render: (row) => <span className="key">{row.normalizedKey}</span>, title: (row) => row.normalizedKey },
   { key: 'from', header: 'Discovered from', width: 'minmax(10rem, 1.6fr)', render: (row) => row.discoveredFrom ?? 'seed', title: (row) => row.discoveredFrom ?? undefined },
 ];
 
@@ -38,7 +41,7 @@ export function UrlTable({ crawlId, live, state, host, text }: { crawlId: number
   return (
     <>
       <span className="row-count" data-testid="frontier-total">
-        {rows.total} URLs
+        {formatCount(rows.total, 'URL')}
       </span>
       <VirtualTable
         label="Frontier URLs"

@@ -105,7 +105,7 @@ describe('bars and where they lead', () => {
   });
 
   it('refused rules in words lead to the Frontier view', () => {
-    expect(refusalBars(OVERVIEW)).toEqual([{ key: 'scope', label: 'outside the scope', value: 5, target: { view: 'Frontier' } }]);
+    expect(refusalBars(OVERVIEW)).toEqual([{ key: 'scope', label: 'outside the crawl scope', value: 5, target: { view: 'Frontier' } }]);
   });
 
   it('pages per second per bucket, with the time range each column opens', () => {

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../../components/Dialog';
-import { formatTime } from '../../components/format';
+import { formatCount, formatTime } from '../../components/format';
 import { useStore } from '../../store';
 
 /** "Resume crawl?": shown at launch after an unclean exit, naming the crawl and its pages done and queued. */
@@ -24,8 +24,8 @@ export function RecoveryDialog() {
       }
     >
       <p data-testid="recovery-text">
-        Crawl #{offer.crawlId} of {offer.seeds.join(', ')} (started {formatTime(offer.createdAtMs)}) did not end cleanly: {offer.pagesDone} pages done, {offer.queued} queued
-        {offer.errors > 0 ? `, ${offer.errors} errors` : ''}.
+        Crawl #{offer.crawlId} of {offer.seeds.join(', ')} (started {formatTime(offer.createdAtMs)}) did not end cleanly: {formatCount(offer.pagesDone, 'page')} done, {offer.queued} queued
+        {offer.errors > 0 ? `, ${formatCount(offer.errors, 'error')}` : ''}.
       </p>
       <p className="muted">Resume continues it where it stopped; Discard leaves it stopped with its data (you can resume it later from History).</p>
       {error ? <p className="field-error">{error}</p> : null}

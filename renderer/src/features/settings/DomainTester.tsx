@@ -6,7 +6,8 @@ import { api } from '../../ipc/client';
 
 /**
  * "Test a URL": seed 000's algorithm step by step (each check, match or no match, the result,
- * and the fallback warning) for the lists being edited, saved or not.
+ * and, when no rule matched, a warning saying what to add to the lists) for the lists being
+ * edited, saved or not.
  */
 export function DomainTester({ tld }: { tld: TldConfig }) {
   const [url, setUrl] = useState('');
@@ -49,8 +50,8 @@ export function DomainTester({ tld }: { tld: TldConfig }) {
             ))}
           </ol>
           {result.warning ? (
-            <p className="warning" role="status">
-              Fallback: {result.warning}
+            <p className="warning" role="status" data-testid="domain-warning">
+              {result.warning}
             </p>
           ) : null}
         </div>

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { downloadText } from '../../components/format';
+import { downloadText, formatCount } from '../../components/format';
 import { FieldError } from '../../components/FieldError';
 import { importEntries, type EntryValidator } from './list-entries';
 
@@ -58,8 +58,8 @@ export function ListEditor({ label, entries, onChange, problem, defaults, export
     if (!file) return;
     const { added, rejected } = importEntries(await file.text(), entries, problem);
     onChange([...entries, ...added]);
-    setError(rejected.length > 0 ? `${rejected.length} entr${rejected.length === 1 ? 'y' : 'ies'} skipped: ${rejected.slice(0, 3).join('; ')}` : null);
-    setMessage(`Imported ${added.length} entr${added.length === 1 ? 'y' : 'ies'} from ${file.name}`);
+    setError(rejected.length > 0 ? `${formatCount(rejected.length, 'entry', 'entries')} skipped: ${rejected.slice(0, 3).join('; ')}` : null);
+    setMessage(`Imported ${formatCount(added.length, 'entry', 'entries')} from ${file.name}`);
     if (fileInput.current) fileInput.current.value = '';
   };
 
@@ -111,7 +111,7 @@ export function ListEditor({ label, entries, onChange, problem, defaults, export
         {children}
       </div>
       <p className="hint" aria-live="polite">
-        {entries.length} {entries.length === 1 ? 'entry' : 'entries'}{notice ?? message ? ` · ${notice ?? message}` : ''}
+        {formatCount(entries.length, 'entry', 'entries')}{notice ?? message ? ` · ${notice ?? message}` : ''}
       </p>
       <div ref={scrollRef} className="list-scroll">
         <ul aria-label={`${label} entries`} style={{ height: virtualizer.getTotalSize() }}>

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
 import { DEFAULT_GENERIC_TLDS } from '../../../../shared/url/tld-config';
 import { Dialog } from '../../components/Dialog';
+import { formatCount } from '../../components/format';
 import { api } from '../../ipc/client';
 import { useStore } from '../../store';
 import { DomainTester } from './DomainTester';
@@ -40,7 +41,7 @@ export function SettingsView() {
     const known = new Set(draft.tld.additional);
     const added = result.value.rules.filter((rule) => !known.has(rule));
     edit({ tld: { ...draft.tld, additional: [...draft.tld.additional, ...added] } });
-    setPslNotice(`Imported ${added.length} suffixes from the Public Suffix List (${result.value.snapshotDate}); ${result.value.skipped} wildcard and exception rules apply in PSL mode only`);
+    setPslNotice(`Imported ${formatCount(added.length, 'suffix', 'suffixes')} from the Public Suffix List (${result.value.snapshotDate}); ${formatCount(result.value.skipped, 'wildcard or exception rule', 'wildcard and exception rules')} apply in PSL mode only`);
   };
 
   const onSave = async () => {
