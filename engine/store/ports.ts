@@ -238,8 +238,8 @@ export type UrlOutcome =
   | { kind: 'done'; url: ClaimedUrl; disposition: Disposition }
   /** Failed: HTTP ≥ 400, a transport error after its retries, refused by robots or a limit. */
   | { kind: 'failed'; url: ClaimedUrl; error: UrlError; disposition: Disposition }
-  /** Back to pending (a retry, a stop); its host waits as the disposition says. */
-  | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition }
+  /** Back to pending (a retry, a stop); its host waits as the disposition says; `reason`: the error retried (kept as the URL's retry reason). */
+  | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition; reason?: UrlError }
   /**
    * A redirect answer (RFC 9110 §15.4), done with its 3xx status; the store writes its `redirect`
    * link to `target` (a candidate of the batch or a known URL) and fails it as REDIRECT_LOOP
