@@ -9,7 +9,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import type { LinkPipeline } from '../links/link-pipeline';
 import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
-import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlOutcome } from '../store/ports';
+import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlError, UrlOutcome } from '../store/ports';
 import { linkElement, type PageResult } from '../worker/protocol';
 
 /**
@@ -43,6 +43,11 @@ interface BatchDraft {
   outcomes: UrlOutcome[];
   links: LinkWrite[];
   aliases: AliasWrite[];
+}
+
+/** An HTTP error answer as the URL's error (code HTTP_<status>, shared/types/error-codes.ts). */
+function httpError(page: PageResult): UrlError {
+  return { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` };
 }
 
 function append<T>(to: T[], items: readonly T[]): void {
@@ -131,7 +136,7 @@ export class ResultCommitter {
         continue;
       }
       const { url, message, disposition, retry } = entry.settled;
-      if (retry) batch.outcomes.push({ kind: 'requeued', url, disposition });
+      if (retry) batch.outcomes.push({ kind: 'requeued', url, disposition, reason: message.type === 'failed' ? message.error : httpError(message.result) });
       else if (message.type === 'page') this.addPage(batch, url, message.result, disposition);
       else batch.outcomes.push({ kind: 'failed', url, error: message.error, disposition });
     }
@@ -179,7 +184,7 @@ export class ResultCommitter {
       this.addRedirect(batch, url, page, disposition);
       return;
     }
-    if (page.status >= 400) batch.outcomes.push({ kind: 'failed', url, error: { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` }, disposition });
+    if (page.status >= 400) batch.outcomes.push({ kind: 'failed', url, error: httpError(page), disposition });
     else batch.outcomes.push({ kind: 'done', url, disposition });
     const { candidates, links } = this.options.links.pageLinks(url, page);
     const rows = this.options.links.linkRows(url.id, links);

@@ -288,8 +288,8 @@ export type UrlOutcome =
    * the rule that matched, `12: Disallow: /private/` (null when unknown).
    */
   | { kind: 'blocked'; url: ClaimedUrl; reason: UrlError; robotsLine: string | null; disposition: Disposition }
-  /** Back to pending (a retry, a stop); its host waits as the disposition says. */
-  | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition }
+  /** Back to pending (a retry, a stop); its host waits as the disposition says; `reason`: the error retried (kept as the URL's retry reason). */
+  | { kind: 'requeued'; url: ClaimedUrl; disposition: Disposition; reason?: UrlError }
   /**
    * A redirect answer (RFC 9110 §15.4), done with its 3xx status; the store writes its `redirect`
    * link to `target` (a candidate of the batch or a known URL) and fails it as REDIRECT_LOOP

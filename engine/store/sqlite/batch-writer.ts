@@ -69,7 +69,7 @@ export class SqliteCrawlWriter implements CrawlWriter {
     let duplicates = 0;
     for (const page of batch.pages ?? []) if (this.writePage(page, batch.nowMs)) duplicates += 1;
     const redirectLoops: number[] = [];
-    for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf)) redirectLoops.push(outcome.url.id);
+    for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf, batch.nowMs)) redirectLoops.push(outcome.url.id);
     for (const link of batch.links ?? []) this.writeLink(link, idOf);
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
@@ -87,27 +87,27 @@ export class SqliteCrawlWriter implements CrawlWriter {
   }
 
   /** @returns true when a redirect closed a loop (and was failed as REDIRECT_LOOP) */
-  private writeOutcome(outcome: UrlOutcome, idOf: (key: string) => number): boolean {
+  private writeOutcome(outcome: UrlOutcome, idOf: (key: string) => number, nowMs: number): boolean {
     const { frontier, repository, crawlId, chains } = this.parts;
     switch (outcome.kind) {
       case 'done':
-        frontier.complete(outcome.url, outcome.disposition);
+        frontier.complete(outcome.url, outcome.disposition, nowMs);
         return false;
       case 'failed':
-        frontier.fail(outcome.url, outcome.error, outcome.disposition);
+        frontier.fail(outcome.url, outcome.error, outcome.disposition, nowMs);
         return false;
       case 'blocked':
-        frontier.block(outcome.url, outcome.reason, outcome.robotsLine, outcome.disposition);
+        frontier.block(outcome.url, outcome.reason, outcome.robotsLine, outcome.disposition, nowMs);
         return false;
       case 'requeued':
-        frontier.requeue(outcome.url, outcome.disposition);
+        frontier.requeue(outcome.url, outcome.disposition, outcome.reason, nowMs);
         return false;
       case 'redirected': {
         const { url, disposition, target } = outcome;
         const toUrlId = idOf(target.key);
         const loop = chains.closesLoop(crawlId, url.id, toUrlId, outcome.maxHops);
-        if (loop) frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition);
-        else frontier.complete(url, disposition);
+        if (loop) frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition, nowMs);
+        else frontier.complete(url, disposition, nowMs);
         // Written now, so a later redirect of the same batch sees this hop.
         repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null, element: linkElement('redirect') });
         return loop;

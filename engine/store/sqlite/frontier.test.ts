@@ -285,6 +285,24 @@ describe('SqliteFrontier', () => {
     });
   });
 
+  describe('timeline columns (migration 0013)', () => {
+    it('records when a URL was claimed, when its outcome was written, and the error of a retried try', () => {
+      const frontier = new SqliteFrontier(db, crawlId, OPEN);
+      frontier.add([candidate('a.test', 'x')], 10);
+      const timeline = () => db.prepare(`SELECT claimed_at_ms AS claimed, committed_at_ms AS committed, retry_reason AS retryReason, state FROM urls`).get();
+      const [first] = frontier.claimBatch(1, 100);
+      expect(timeline()).toEqual({ claimed: 100, committed: null, retryReason: null, state: 'in_flight' });
+      frontier.requeue(first!, { fetchMs: 5, nowMs: 105 }, { code: 'TIMEOUT', message: 'no answer in 30 s' }, 150);
+      expect(timeline()).toEqual({ claimed: 100, committed: 150, retryReason: 'TIMEOUT: no answer in 30 s', state: 'pending' });
+      const [second] = frontier.claimBatch(1, 200);
+      // A stop requeues without a reason: the last retry reason stays.
+      frontier.requeue(second!, { fetchMs: 0, nowMs: 201 });
+      const [third] = frontier.claimBatch(1, 300);
+      frontier.complete(third!, { fetchMs: 5, nowMs: 305, httpStatus: 200 }, 400);
+      expect(timeline()).toEqual({ claimed: 300, committed: 400, retryReason: 'TIMEOUT: no answer in 30 s', state: 'done' });
+    });
+  });
+
   describe('counts', () => {
     it('stay consistent with the table through add, claim, complete and fail', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 4 });

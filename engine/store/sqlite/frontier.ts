@@ -62,16 +62,16 @@ export class SqliteFrontier {
     this.refill = db.prepare(
       `SELECT id, url, host, depth, attempts, redirect_hops AS redirectHops FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
     );
-    this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?`);
-    this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL WHERE id = ?`);
-    this.markPending = db.prepare(`UPDATE urls SET state = 'pending' WHERE id = ?`);
+    this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1, claimed_at_ms = ? WHERE id = ?`);
+    this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL, committed_at_ms = ? WHERE id = ?`);
+    this.markPending = db.prepare(`UPDATE urls SET state = 'pending', retry_reason = coalesce(?, retry_reason), committed_at_ms = ? WHERE id = ?`);
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
     this.stateById = db.prepare(`SELECT state, host FROM urls WHERE id = ? AND crawl_id = ?`);
     // Priority -1 puts it ahead of every discovered URL of its host (priorities are depths, 0 and up).
     this.markRefetch = db.prepare(`UPDATE urls SET state = 'pending', priority = -1, attempts = 0 WHERE id = ?`);
-    this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ? WHERE id = ?`);
+    this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ?, committed_at_ms = ? WHERE id = ?`);
     // fetched_at_ms stays null: a blocked URL was never requested.
-    this.markBlocked = db.prepare(`UPDATE urls SET state = 'blocked', http_status = NULL, error_code = ?, error_reason = ?, robots_line = ? WHERE id = ?`);
+    this.markBlocked = db.prepare(`UPDATE urls SET state = 'blocked', http_status = NULL, error_code = ?, error_reason = ?, robots_line = ?, committed_at_ms = ? WHERE id = ?`);
     this.load();
   }
 
@@ -132,7 +132,7 @@ export class SqliteFrontier {
       }
       const next = queue.buffer.shift();
       if (!next) continue;
-      this.markInFlight.run(next.id);
+      this.markInFlight.run(nowMs, next.id);
       queue.inFlight += 1;
       this.countsValue.pending -= 1;
       this.countsValue.inFlight += 1;
@@ -155,26 +155,34 @@ export class SqliteFrontier {
     this.freeHostSlot(url, disposition, true);
   }
 
-  complete(url: ClaimedUrl, disposition: Disposition): void {
-    this.markDone.run(disposition.nowMs, disposition.httpStatus ?? null, url.id);
+  /** Records a claimed URL as done. @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
+  complete(url: ClaimedUrl, disposition: Disposition, committedAtMs = disposition.nowMs): void {
+    this.markDone.run(disposition.nowMs, disposition.httpStatus ?? null, committedAtMs, url.id);
     this.countsValue.done += 1;
     this.release(url, disposition);
   }
 
-  fail(url: ClaimedUrl, error: UrlError, disposition: Disposition): void {
-    this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, url.id);
+  /** Records a claimed URL as failed with `error`. @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
+  fail(url: ClaimedUrl, error: UrlError, disposition: Disposition, committedAtMs = disposition.nowMs): void {
+    this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, committedAtMs, url.id);
     this.countsValue.error += 1;
     this.release(url, disposition);
   }
 
-  block(url: ClaimedUrl, reason: UrlError, robotsLine: string | null, disposition: Disposition): void {
-    this.markBlocked.run(reason.code, reason.message, robotsLine, url.id);
+  /** Records a claimed URL as blocked by robots.txt (never requested). @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
+  block(url: ClaimedUrl, reason: UrlError, robotsLine: string | null, disposition: Disposition, committedAtMs = disposition.nowMs): void {
+    this.markBlocked.run(reason.code, reason.message, robotsLine, committedAtMs, url.id);
     this.countsValue.blocked += 1;
     this.release(url, disposition);
   }
 
-  requeue(url: ClaimedUrl, disposition: Disposition): void {
-    this.markPending.run(url.id);
+  /**
+   * Puts a claimed URL back to pending; its host waits as the disposition says.
+   * @param reason the error of the try that failed (kept as the URL's retry reason); absent for a stop
+   * @param committedAtMs epoch ms the outcome is written (default: the disposition's)
+   */
+  requeue(url: ClaimedUrl, disposition: Disposition, reason?: UrlError, committedAtMs = disposition.nowMs): void {
+    this.markPending.run(reason ? `${reason.code}: ${reason.message}` : null, committedAtMs, url.id);
     this.countsValue.pending += 1;
     const queue = this.queueFor(url.host);
     queue.exhausted = false;
