@@ -111,6 +111,25 @@ describe('inspectUrl', () => {
     ]);
   });
 
+  it('tells the timeline from the stored times: the wait in the frontier, the retry and its reason, the commit; a blocked URL quotes its robots.txt line', () => {
+    const { crawlId, ids } = insertCrawl(db, [{ url: 'http://a.test/' }, { url: 'http://a.test/slow', from: 1, depth: 1 }, { url: 'http://a.test/private/x', from: 1, depth: 1 }]);
+    const [, slow, secret] = ids as [number, number, number];
+    db.prepare(`UPDATE urls SET enqueued_at_ms = 1000, state = 'done', http_status = 200, fetched_at_ms = 9000, attempts = 2, claimed_at_ms = 8000, committed_at_ms = 9500, retry_reason = 'TIMEOUT: no answer in 30 s' WHERE id = ?`).run(slow);
+    db.prepare(`UPDATE urls SET enqueued_at_ms = 1000, state = 'blocked', error_code = 'ROBOTS_DISALLOWED', error_reason = 'robots.txt disallows it', attempts = 1, claimed_at_ms = 2200, committed_at_ms = 2300, robots_line = '2: Disallow: /private/' WHERE id = ?`).run(secret);
+    const retried = inspectUrl(sources, crawlId, slow, false);
+    expect(retried.timeline.map((step) => [step.step, step.atMs])).toEqual([
+      ['discovered', 1000],
+      ['claimed', 8000],
+      ['fetched', 9000],
+      ['committed', 9500],
+    ]);
+    expect(retried.timeline[1]!.detail).toBe('Claimed for fetching 2 times (1 retry; last retried after TIMEOUT: no answer in 30 s)');
+    const blocked = inspectUrl(sources, crawlId, secret, false);
+    expect(blocked.robots).toMatchObject({ verdict: 'blocked', matchedLine: '2: Disallow: /private/' });
+    expect(blocked.timeline[1]!.detail).toBe('Claimed for fetching 1 time, after 1.2 s in the frontier');
+    expect(blocked.timeline.at(-1)).toMatchObject({ step: 'committed', atMs: 2300 });
+  });
+
   it('lists outlinks refused by a rule and counts them', () => {
     const { crawlId, ids } = insertCrawl(db, [{ url: 'http://a.test/' }]);
     link(crawlId, ids[0]!, 'mailto:x@a.test', null, 'a', 'protocol');

@@ -196,11 +196,16 @@ function parseHeaders(json: string | null): Record<string, string> | null {
 /** The robots.txt verdict from what the crawl stored: a refusal's code and message, or a fetch (allowed). */
 function robotsOf(record: InspectedUrlRecord, page: InspectedPageRecord | undefined, settings: CrawlSettings): InspectorRobots {
   const message = record.errorReason ?? '';
-  if (record.state === 'blocked' || record.errorCode === 'ROBOTS_DISALLOWED') return { verdict: 'blocked', matchedLine: null, message: message || 'robots.txt disallows this URL' };
+  if (record.state === 'blocked' || record.errorCode === 'ROBOTS_DISALLOWED') return { verdict: 'blocked', matchedLine: record.robotsLine, message: message || 'robots.txt disallows this URL' };
   if (record.errorCode === 'ROBOTS_UNAVAILABLE' || record.errorCode?.startsWith('ROBOTS_')) return { verdict: 'unavailable', matchedLine: null, message };
   if (!settings.obeyRobots) return { verdict: 'ignored', matchedLine: null, message: 'This crawl ignores robots.txt (--no-robots).' };
   if (page || record.attempts > 0 || record.state === 'in_flight') return { verdict: 'allowed', matchedLine: null, message: 'robots.txt allowed the fetch.' };
   return { verdict: 'not-checked', matchedLine: null, message: 'Not checked yet: robots.txt is checked right before the fetch.' };
+}
+
+/** A duration in seconds for a sentence, e.g. 1.2 s. */
+function formatSeconds(ms: number): string {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 }
 
 /** The URL's life from its stored fields (what the store keeps; see the report for what a full timeline would need). */
@@ -217,12 +222,16 @@ function timelineOf(queries: InspectorQueries, crawlId: number, record: Inspecte
   }
   if (record.attempts > 0) {
     const retries = record.attempts - 1;
-    steps.push({ step: 'claimed', atMs: null, detail: `Claimed for fetching ${record.attempts} time${record.attempts === 1 ? '' : 's'}${retries > 0 ? ` (${retries} retr${retries === 1 ? 'y' : 'ies'})` : ''}` });
+    // The wait in the frontier: from queued to (last) claimed, politeness and the host's queue included.
+    const waited = record.claimedAtMs !== null && retries === 0 ? `, after ${formatSeconds(record.claimedAtMs - record.enqueuedAtMs)} in the frontier` : '';
+    const retried = retries > 0 ? ` (${retries} retr${retries === 1 ? 'y' : 'ies'}${record.retryReason ? `; last retried after ${record.retryReason}` : ''})` : '';
+    steps.push({ step: 'claimed', atMs: record.claimedAtMs, detail: `Claimed for fetching ${record.attempts} time${record.attempts === 1 ? '' : 's'}${retried}${waited}` });
   }
   if (record.state === 'pending') steps.push({ step: 'waiting', atMs: null, detail: "Waiting in its host's queue" });
   else if (record.state === 'in_flight') steps.push({ step: 'waiting', atMs: null, detail: 'Being fetched now' });
-  else if (record.state === 'done') steps.push({ step: 'fetched', atMs: record.fetchedAtMs, detail: `Fetched${record.httpStatus !== null ? `: HTTP ${record.httpStatus}` : ''}; committed` });
-  else steps.push({ step: 'failed', atMs: record.fetchedAtMs, detail: `${record.state === 'blocked' ? 'Blocked' : 'Failed'}: ${record.errorCode ?? 'no code'}${record.errorReason ? `, ${record.errorReason}` : ''}` });
+  else if (record.state === 'done') steps.push({ step: 'fetched', atMs: record.fetchedAtMs, detail: `Fetched${record.httpStatus !== null ? `: HTTP ${record.httpStatus}` : ''}` });
+  else steps.push({ step: 'failed', atMs: record.fetchedAtMs ?? record.committedAtMs, detail: `${record.state === 'blocked' ? 'Blocked' : 'Failed'}: ${record.errorCode ?? 'no code'}${record.errorReason ? `, ${record.errorReason}` : ''}` });
+  if (record.committedAtMs !== null && record.state !== 'pending' && record.state !== 'in_flight') steps.push({ step: 'committed', atMs: record.committedAtMs, detail: 'Outcome written to the crawl store' });
   return steps;
 }
 

@@ -94,7 +94,7 @@ export interface InspectorRobots {
 
 /** One step of a URL's life as stored; `atMs` null when the step has no stored time. */
 export interface TimelineStep {
-  step: 'discovered' | 'queued' | 'claimed' | 'fetched' | 'failed' | 'waiting';
+  step: 'discovered' | 'queued' | 'claimed' | 'fetched' | 'failed' | 'waiting' | 'committed';
   atMs: number | null;
   /** The step in words (who discovered it, at what depth, how many attempts …). */
   detail: string;

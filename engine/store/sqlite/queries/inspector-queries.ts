@@ -36,6 +36,14 @@ export interface InspectedUrlRecord {
   attempts: number;
   /** Consecutive redirects that led to it when it was discovered (0 for seeds and page links). */
   redirectHops: number;
+  /** When it was last handed out for fetching (migration 0013); null before its first claim. */
+  claimedAtMs: number | null;
+  /** When its last outcome was written (migration 0013); null while unsettled. */
+  committedAtMs: number | null;
+  /** The error of the last try that sent it back for a retry, "CODE: message" (migration 0013). */
+  retryReason: string | null;
+  /** The robots.txt rule that blocked it, "12: Disallow: /private/" (migration 0010); null otherwise. */
+  robotsLine: string | null;
 }
 
 /** The stored answer of a fetched URL (pages row; migration 0009's analysis columns null until recorded). */
@@ -105,7 +113,8 @@ export class InspectorQueries {
       .get(
         `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.host, u.registrable_domain AS registrableDomain, u.state, u.depth,
                 u.discovered_from AS discoveredFromId, d.url AS discoveredFromUrl, u.enqueued_at_ms AS enqueuedAtMs, u.fetched_at_ms AS fetchedAtMs,
-                u.http_status AS httpStatus, u.error_code AS errorCode, u.error_reason AS errorReason, u.attempts, u.redirect_hops AS redirectHops
+                u.http_status AS httpStatus, u.error_code AS errorCode, u.error_reason AS errorReason, u.attempts, u.redirect_hops AS redirectHops,
+                u.claimed_at_ms AS claimedAtMs, u.committed_at_ms AS committedAtMs, u.retry_reason AS retryReason, u.robots_line AS robotsLine
          FROM urls u LEFT JOIN urls d ON d.id = u.discovered_from WHERE u.id = ? AND u.crawl_id = ?`,
       )
       .get(urlId, crawlId) as InspectedUrlRecord | undefined;
