@@ -9,8 +9,9 @@ import { migration0006 } from './0006-redirect-hops';
 import { migration0007 } from './0007-links-over-cap';
 import { migration0008 } from './0008-crawl-lease';
 import { migration0009 } from './0009-page-analysis';
+import { migration0011 } from './0011-pages-table';
 
-/** One schema step. `version` numbers ascend from 1 (0006 and 0007 come from other branches); PRAGMA user_version records the last applied. */
+/** One schema step. `version` numbers ascend from 1 (0006 and 0007 come from other branches; 0010 is another branch's, issue 11); PRAGMA user_version records the last applied. */
 export interface Migration {
   version: number;
   name: string;
@@ -18,7 +19,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0011];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
