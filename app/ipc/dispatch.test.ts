@@ -316,6 +316,7 @@ describe('IPC surface snapshot', () => {
       'checkpoints.create',
       'checkpoints.resume',
       'export.start',
+      'pages.query',
     ]);
   });
 

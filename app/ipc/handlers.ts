@@ -8,6 +8,7 @@ import { crawlHandlers } from './crawl-handlers';
 import { duplicateHandlers } from './duplicate-handlers';
 import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
+import { pagesHandlers } from './pages-handlers';
 import { settingsHandlers } from './settings-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
@@ -48,6 +49,7 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     },
     ...crawlHandlers(context),
     ...frontierHandlers(context),
+    ...pagesHandlers(context),
     ...duplicateHandlers(context),
     ...settingsHandlers(context),
     ...checkpointHandlers(context),

@@ -9,6 +9,7 @@ import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
 import { ExportService } from './export-service';
+import { PagesService } from './pages-service';
 import { RecoveryService } from './recovery-service';
 import { SettingsService } from './settings-service';
 
@@ -32,6 +33,7 @@ export interface DataStore {
   crawls: CrawlService;
   settings: SettingsService;
   frontier: FrontierQueries;
+  pages: PagesService;
   duplicates: DuplicateQueries;
   exports: ExportQueries;
 }
@@ -82,7 +84,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), pages: new PagesService(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db) }, interrupted };
   };
 
   const first = open();

@@ -30,6 +30,7 @@ export const IPC_CHANNELS = [
   'checkpoints.create',
   'checkpoints.resume',
   'export.start',
+  'pages.query',
 ] as const;
 
 /** A request channel name. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
+import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
@@ -79,6 +80,8 @@ export interface IpcResponses {
   'checkpoints.create': CheckpointRow;
   'checkpoints.resume': { crawlId: number };
   'export.start': ExportProgress;
+  /** One page of the Pages table; `total` counts every row the filter matches (-1 when the request set `withTotal: false`). */
+  'pages.query': RowPage<PageListRow>;
 }
 
 /** Payload of each push event. */

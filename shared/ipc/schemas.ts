@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { crawlSettingsInputSchema as crawlSettingsInput } from '../types/crawl-settings';
 import { MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
+import { pagesQuerySchema } from './pages-schema';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /**
@@ -36,5 +37,6 @@ export const requestSchemas = {
   'crawl.list': emptySchema,
   'crawl.getProgress': crawlIdSchema,
   'frontier.queryUrls': urlQuerySchema,
+  'pages.query': pagesQuerySchema,
   ...viewRequestSchemas,
 } as const;

@@ -39,6 +39,25 @@ export class LinkCounts {
   }
 
   /**
+   * {@link refresh} without waiting for the write lock: when another connection holds it (a crawl
+   * committing from another process), nothing is counted and the counts lag until the next call.
+   * The connection's busy timeout is set back afterwards.
+   * @returns how many links rows were newly looked at, or null when the lock was busy
+   */
+  tryRefresh(crawlId: number): number | null {
+    const busyTimeoutMs = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return this.refresh(crawlId);
+    } catch (error) {
+      if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) return null;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+  }
+
+  /**
    * Counts the crawl's links stored since the last refresh.
    * @returns how many links rows (of every crawl) were newly looked at; 0 when the counts were current
    * @throws the driver's error when the write fails (SQLITE_BUSY: another process holds the write lock)

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { WritableDB } from '../database';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PageColumn, PagesFilter, PagesSort } from '../../../../shared/types/pages';
@@ -239,5 +242,29 @@ describe('PagesQueries filters', () => {
     expect(urlsOf(queries, crawlId, { filter: { contentType: 'application/pdf' } })).toEqual(['http://a.test/docsx/other.pdf']);
     expect(urlsOf(queries, crawlId, { filter: { indexability: 'noindex' } })).toEqual(['http://a.test/docs/100%_sure']);
     expect(urlsOf(queries, crawlId, { filter: { indexability: 'blocked' } })).toEqual(['http://b.test/private']);
+  });
+});
+
+describe('LinkCounts.tryRefresh', () => {
+  it('does not wait while another connection holds the write lock, and catches up afterwards', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-link-counts-'));
+    const file = path.join(dir, 'c.db');
+    const mine = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const { crawlId, ids } = insertCrawl(mine, [{ url: 'http://a.test/' }, { url: 'http://a.test/b' }]);
+      mine.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind) VALUES (?, ?, 'b', ?, 'a')`).run(crawlId, ids[0], ids[1]);
+      other.prepare('BEGIN IMMEDIATE').run();
+      const counts = new LinkCounts(mine);
+      expect(counts.tryRefresh(crawlId)).toBeNull();
+      expect(mine.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      other.prepare('COMMIT').run();
+      expect(counts.tryRefresh(crawlId)).toBe(1);
+      expect(mine.prepare(`SELECT inlinks FROM link_counts WHERE url_id = ?`).pluck().get(ids[1])).toBe(1);
+    } finally {
+      other.close();
+      mine.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
