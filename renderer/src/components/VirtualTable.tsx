@@ -11,6 +11,14 @@ export interface Column<Row> {
   /** Tooltip of the cell (full text of truncated values). */
   title?(row: Row): string | undefined;
   align?: 'end';
+  /** The header is a button that asks the table's `onSort` for this column's order. */
+  sortable?: boolean;
+}
+
+/** The order a table shows: which column, which way (`aria-sort` on its header). */
+export interface TableSort {
+  key: string;
+  direction: 'asc' | 'desc';
 }
 
 /** What the table reads rows from (usePagedRows satisfies it). */
@@ -33,6 +41,10 @@ export interface VirtualTableProps<Row> {
   rowHeight?: number;
   emptyText?: string;
   className?: string;
+  /** The current order (its header gets `aria-sort`); sorting itself is the source's job. */
+  sort?: TableSort | null;
+  /** A sortable column's header was activated. */
+  onSort?(key: string): void;
 }
 
 /**
@@ -40,7 +52,7 @@ export interface VirtualTableProps<Row> {
  * rows come from a paged source, fetched by visible range. Keys come from the data, so a row
  * keeps its DOM node while the table scrolls or refreshes.
  */
-export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, selectedKey = null, rowHeight = 28, emptyText = 'Nothing to show', className }: VirtualTableProps<Row>) {
+export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, selectedKey = null, rowHeight = 28, emptyText = 'Nothing to show', className, sort = null, onSort }: VirtualTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: source.total, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -54,11 +66,27 @@ export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, se
     <div role="table" aria-label={label} aria-rowcount={source.total + 1} className={`table ${className ?? ''}`}>
       <div role="rowgroup">
         <div role="row" aria-rowindex={1} className="table-row table-head" style={{ gridTemplateColumns: template }}>
-          {columns.map((column) => (
-            <span role="columnheader" key={column.key} className={column.align === 'end' ? 'num' : undefined}>
-              {column.header}
-            </span>
-          ))}
+          {columns.map((column) => {
+            const sortable = column.sortable === true && onSort !== undefined;
+            const sorted = sort !== null && sort.key === column.key ? sort.direction : null;
+            return (
+              <span
+                role="columnheader"
+                key={column.key}
+                className={column.align === 'end' ? 'num' : undefined}
+                aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
+              >
+                {sortable ? (
+                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                    {column.header}
+                    <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                  </button>
+                ) : (
+                  column.header
+                )}
+              </span>
+            );
+          })}
         </div>
       </div>
       <div ref={scrollRef} className="table-body" role="rowgroup" tabIndex={0} aria-label={`${label} rows`}>
