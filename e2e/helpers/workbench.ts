@@ -20,7 +20,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Switches the workbench to a view by its tab. */
-export async function openTab(page: Page, name: 'Crawl' | 'Frontier' | 'Duplicates' | 'Settings' | 'Checkpoints' | 'Crawls'): Promise<void> {
+export async function openTab(page: Page, name: 'Crawl' | 'Pages' | 'Frontier' | 'Duplicates' | 'Settings' | 'Checkpoints' | 'Crawls'): Promise<void> {
   await page.getByRole('tab', { name, exact: true }).click();
   await expect.poll(async () => page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected')).toBe('true');
 }

@@ -6,7 +6,7 @@ export function withoutEmpty(filter: PagesFilter): PagesFilter {
   const result: PagesFilter = {};
   if (filter.status && filter.status !== 'all') result.status = filter.status;
   if (filter.urlContains) result.urlContains = filter.urlContains;
-  if (filter.urlContains && filter.urlRegex) result.urlRegex = true;
+  if (filter.urlRegex) result.urlRegex = true;
   if (filter.host) result.host = filter.host;
   if (filter.depth !== undefined && filter.depth !== null && Number.isInteger(filter.depth) && filter.depth >= 0) result.depth = filter.depth;
   if (filter.contentType) result.contentType = filter.contentType;
