@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
 
 /** One column: header text, CSS grid width, and how a row's cell looks. */
 export interface Column<Row> {
@@ -96,37 +96,56 @@ export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, se
             const row = source.row(item.index);
             const key = row === undefined ? `loading-${item.index}` : rowKey(row);
             const selected = row !== undefined && selectedKey !== null && key === selectedKey;
-            return (
-              <div
-                key={key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={onSelect ? selected : undefined}
-                tabIndex={onSelect && row ? 0 : undefined}
-                className={`table-row${selected ? ' selected' : ''}${onSelect ? ' selectable' : ''}`}
-                style={{ height: rowHeight, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
-                onClick={row && onSelect ? () => onSelect(row) : undefined}
-                onKeyDown={
-                  row && onSelect
-                    ? (event) => {
-                        if (event.key === 'Enter' || event.key === ' ') {
-                          event.preventDefault();
-                          onSelect(row);
-                        }
-                      }
-                    : undefined
-                }
-              >
-                {columns.map((column) => (
-                  <span role="cell" key={column.key} className={column.align === 'end' ? 'num' : undefined} title={row ? column.title?.(row) : undefined}>
-                    {row ? column.render(row) : column === columns[0] ? '…' : ''}
-                  </span>
-                ))}
-              </div>
-            );
+            return <VirtualRow key={key} row={row} index={item.index} start={item.start} height={rowHeight} template={template} columns={columns} selected={selected} onSelect={onSelect} />;
           })}
         </div>
       </div>
     </div>
   );
 }
+
+/** Props of one body row: its data (undefined while its page loads) and where it sits. */
+interface VirtualRowProps<Row> {
+  row: Row | undefined;
+  index: number;
+  start: number;
+  height: number;
+  template: string;
+  columns: Column<Row>[];
+  selected: boolean;
+  onSelect: ((row: Row) => void) | undefined;
+}
+
+/**
+ * One body row, memoised: while the table scrolls, rows already on screen keep their data and
+ * offset, so only the rows entering the view render (pass stable `columns` and `onSelect`).
+ */
+const VirtualRow = memo(function VirtualRow<Row>({ row, index, start, height, template, columns, selected, onSelect }: VirtualRowProps<Row>) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={onSelect ? selected : undefined}
+      tabIndex={onSelect && row ? 0 : undefined}
+      className={`table-row${selected ? ' selected' : ''}${onSelect ? ' selectable' : ''}`}
+      style={{ height, transform: `translateY(${start}px)`, gridTemplateColumns: template }}
+      onClick={row && onSelect ? () => onSelect(row) : undefined}
+      onKeyDown={
+        row && onSelect
+          ? (event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                onSelect(row);
+              }
+            }
+          : undefined
+      }
+    >
+      {columns.map((column) => (
+        <span role="cell" key={column.key} className={column.align === 'end' ? 'num' : undefined} title={row ? column.title?.(row) : undefined}>
+          {row ? column.render(row) : column === columns[0] ? '…' : ''}
+        </span>
+      ))}
+    </div>
+  );
+}) as <Row>(props: VirtualRowProps<Row>) => ReactNode;

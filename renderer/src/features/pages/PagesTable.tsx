@@ -98,6 +98,8 @@ export function PagesTable({ crawlId, live, filter, sort, columns, onSort, onReg
     },
     [sort, onSort],
   );
+  const inspect = useCallback((row: PageListRow) => useStore.getState().inspectUrl(row.urlId), []);
+  const tableSort = useMemo(() => ({ key: sort.column, direction: sort.direction }), [sort]);
   return (
     <>
       <span className="row-count" data-testid="pages-total">
@@ -109,9 +111,9 @@ export function PagesTable({ crawlId, live, filter, sort, columns, onSort, onReg
         columns={tableColumns}
         source={rows}
         rowKey={(row) => row.urlId}
-        onSelect={(row) => useStore.getState().inspectUrl(row.urlId)}
+        onSelect={inspect}
         selectedKey={inspectedUrlId}
-        sort={{ key: sort.column, direction: sort.direction }}
+        sort={tableSort}
         onSort={onHeader}
         emptyText={crawlId === null ? 'Open or start a crawl to see its pages' : 'No pages match'}
       />
