@@ -247,8 +247,11 @@ export async function runPagesBench(rendererDir: string, dir: string, count = PA
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const openStarted = performance.now();
     await page.goto(server.url);
-    await page.getByTestId('open-crawl').waitFor({ timeout: 30_000 });
+    // Opening the crawl counts its refused links (CrawlReader.refusalCounts) over every links row.
+    await page.getByTestId('open-crawl').waitFor({ timeout: 180_000 });
+    const openMs = performance.now() - openStarted;
     const clickedAt = performance.now();
     await page.getByRole('tab', { name: 'Pages', exact: true }).click();
     await waitForRow(page, null, PAGES_TABLE);
@@ -265,6 +268,7 @@ export async function runPagesBench(rendererDir: string, dir: string, count = PA
     console.log(
       `renderer benchmark: Pages table over ${count.toLocaleString('en-US')} pages, ${facts.links.toLocaleString('en-US')} links, in Chromium, browser mode (data generated in ${generateSeconds.toFixed(1)} s; link counts from scratch ${facts.linkCountSeconds.toFixed(1)} s)`,
     );
+    console.log(`  crawl opened            ${openMs.toFixed(0)} ms after loading the page (the Crawl view, before the Pages tab)`);
     console.log(`  table says              ${total}`);
     console.log(`  first rows (URL order)  ${firstRowsMs.toFixed(0)} ms after clicking the Pages tab`);
     console.log(`  sorted by Response time ${byResponseMs.toFixed(0)} ms from the header click to the slowest page on top; target < 1000 ms: ${verdict(byResponseMs < 1000)}`);

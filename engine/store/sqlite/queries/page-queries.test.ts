@@ -79,6 +79,28 @@ describe('PagesQueries rows', () => {
     expect(urlsOf(queries, crawlId, { filter: { status: 'blocked' } })).toEqual(['http://a.test/secret']);
     expect(urlsOf(queries, crawlId, {})).toEqual(['http://a.test/', 'http://a.test/secret']);
   });
+  it('counts again after any write, by this connection or another', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-pages-count-'));
+    const file = path.join(dir, 'c.db');
+    const mine = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const { crawlId } = insertCrawl(mine, [{ url: 'http://a.test/' }, { url: 'http://a.test/b' }]);
+      const queries = new PagesQueries(mine);
+      const total = () => queries.pages(crawlId, { offset: 0, limit: 1, filter: {}, sort: { column: 'depth', direction: 'asc' } }).total;
+      expect(total()).toBe(2);
+      mine.prepare(`UPDATE urls SET state = 'error', error_code = 'TIMEOUT' WHERE url = 'http://a.test/b'`).run();
+      expect(total()).toBe(2);
+      mine.prepare(`UPDATE urls SET state = 'pending' WHERE url = 'http://a.test/b'`).run();
+      expect(total()).toBe(1);
+      other.prepare(`UPDATE urls SET state = 'done' WHERE url = 'http://a.test/b'`).run();
+      expect(total()).toBe(2);
+    } finally {
+      other.close();
+      mine.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('PagesQueries sort', () => {
@@ -230,6 +252,17 @@ describe('PagesQueries filters', () => {
     // Catastrophic for a backtracking engine on a long URL; linear here, so it simply answers.
     db.prepare(`UPDATE urls SET url = ? WHERE url = 'http://b.test/down'`).run(`http://b.test/${'a'.repeat(5000)}!`);
     expect(urlsOf(queries, crawlId, { filter: { urlContains: '(a+)+$', urlRegex: true } })).toEqual([]);
+  });
+
+  it('stops a regex query that runs past its time budget with URL_REGEX_TOO_SLOW, and runs the next one afresh', () => {
+    const { crawlId } = crawl(Array.from({ length: 200 }, (_, index) => ({ url: `http://a.test/p${index}`, page: {} })));
+    const exhausted = new PagesQueries(db, { regexBudgetMs: -1 });
+    expect(() => exhausted.pages(crawlId, { offset: 0, limit: 10, filter: { urlContains: 'p1', urlRegex: true }, sort: { column: 'url', direction: 'asc' } })).toThrow(
+      expect.objectContaining({ code: 'URL_REGEX_TOO_SLOW' }),
+    );
+    // Without a regex the budget plays no part.
+    expect(urlsOf(exhausted, crawlId, { filter: { urlContains: 'p1' }, limit: 3 })).toEqual(['http://a.test/p1', 'http://a.test/p10', 'http://a.test/p100']);
+    expect(urlsOf(new PagesQueries(db), crawlId, { filter: { urlContains: '/p19\\d$', urlRegex: true } })).toHaveLength(10);
   });
 
   it('filters by host and path prefix, depth, content type without parameters and indexability', () => {

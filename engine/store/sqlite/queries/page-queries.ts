@@ -2,6 +2,7 @@
 import type { ReadableDB } from '../database';
 import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
+import { CodedError } from '../../../../shared/types/result';
 import { compileUrlRegex } from './url-regex';
 import { StatementCache } from './statement-cache';
 
@@ -92,11 +93,17 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+/**
+ * How long one page query may spend matching URLs against a regex (ms). The linear engine bounds
+ * each URL's match, but a long pattern over a million URLs still adds up; past this the query stops
+ * with URL_REGEX_TOO_SLOW, so the main process is never held longer.
+ */
+export const URL_REGEX_BUDGET_MS = 3000;
+/** The clock is read once per this many URLs matched. */
+const REGEX_CLOCK_EVERY = 64;
+
 /** Name of the SQL function that tests a URL against the compiled filter pattern. */
 const REGEX_FUNCTION = 'crawlbench_url_matches';
-
-/** How long a segment's row count serves later pages of the same query (a live table refreshes each second). */
-const SEGMENT_COUNT_TTL_MS = 1000;
 
 /** One ordered read of a page: FROM, the extra WHERE term, ORDER BY. */
 interface Segment {
@@ -122,26 +129,48 @@ interface Segment {
  *
  * "URL contains" is a case-insensitive LIKE with its wildcards escaped; with `urlRegex` it is a
  * regular expression run by V8's linear-time engine (url-regex.ts), so a hostile pattern costs
- * time linear in the URLs' length, never a hang; one that would need backtracking is refused.
+ * time linear in the URLs' length, never a hang; one that would need backtracking is refused, and a
+ * query whose matching runs past URL_REGEX_BUDGET_MS stops with URL_REGEX_TOO_SLOW.
+ *
+ * Indexability sorts by the stored verdict; rows without one (no page: failed or blocked) show the
+ * verdict their state implies but sort with the empty values.
  */
 export class PagesQueries {
   private readonly statements: StatementCache;
   private regex: { pattern: string; compiled: RegExp } | null = null;
-  private readonly segmentCounts = new Map<string, { atMs: number; rows: number }>();
+  private readonly counts = new Map<string, { version: string; rows: number }>();
+  private readonly regexBudgetMs: number;
+  /** When the running query's regex matching must stop (epoch ms), and URLs matched since the last clock check. */
+  private regexDeadlineMs = Number.POSITIVE_INFINITY;
+  private regexCalls = 0;
 
-  constructor(db: ReadableDB) {
+  /** @param options.regexBudgetMs how long one page query may spend matching URLs against a regex @default URL_REGEX_BUDGET_MS */
+  constructor(db: ReadableDB, options: { regexBudgetMs?: number } = {}) {
     this.statements = new StatementCache(db);
-    db.function(REGEX_FUNCTION, { deterministic: true }, (pattern: unknown, url: unknown) => (this.matcher(String(pattern)).test(String(url)) ? 1 : 0));
+    this.regexBudgetMs = options.regexBudgetMs ?? URL_REGEX_BUDGET_MS;
+    db.function(REGEX_FUNCTION, { deterministic: true }, (pattern: unknown, url: unknown) => {
+      this.regexCalls += 1;
+      if (this.regexCalls % REGEX_CLOCK_EVERY === 0 && Date.now() > this.regexDeadlineMs) {
+        throw new CodedError(
+          'URL_REGEX_TOO_SLOW',
+          `Matching this regular expression against the crawl's URLs took more than ${this.regexBudgetMs / 1000} s; simplify it, or narrow the table with the other filters first`,
+        );
+      }
+      return this.matcher(String(pattern)).test(String(url)) ? 1 : 0;
+    });
   }
 
   /**
    * One page of the Pages table.
    * @returns rows in the requested order, `total` rows matching the filter (-1 when `withTotal` is false) and the offset
-   * @throws CodedError INVALID_URL_REGEX (the regex does not compile, or needs backtracking), REGEX_UNAVAILABLE
+   * @throws CodedError INVALID_URL_REGEX (the regex does not compile, or needs backtracking), REGEX_UNAVAILABLE,
+   *   URL_REGEX_TOO_SLOW (matching took longer than the budget: the query stops instead of holding main)
    */
   pages(crawlId: number, query: PagesQuery): RowPage<PageListRow> {
     const { where, params } = this.filterSql(crawlId, query.filter);
-    const total = query.withTotal === false ? -1 : this.count(FROM_URLS, where, params);
+    this.regexDeadlineMs = Date.now() + this.regexBudgetMs;
+    this.regexCalls = 0;
+    const total = query.withTotal === false ? -1 : this.countOnce(FROM_URLS, where, params);
     const order = COLUMN_ORDER[query.sort.column];
     const direction = query.sort.direction === 'desc' ? 'DESC' : 'ASC';
     const ranked: Segment = { from: order.from, where: order.split?.ranked ?? '1', orderBy: `${order.sql} ${direction}, ${order.id} ${direction}` };
@@ -162,23 +191,25 @@ export class PagesQueries {
       rows.push(...got);
       if (got.length === need || index === segments.length - 1) break;
       // The segment ends inside this page (the next starts at its top) or before it (skip past it).
-      skip = got.length > 0 ? 0 : skip - this.segmentCount(segment.from, [...where, segment.where], params);
+      skip = got.length > 0 ? 0 : skip - this.countOnce(segment.from, [...where, segment.where], params);
     }
     return { rows, total, offset: query.offset };
   }
 
   /**
-   * A segment's row count, kept SEGMENT_COUNT_TTL_MS: scrolling past a segment asks for it on every
-   * page, and it is a scan of the segment (about 1 s per 1,000,000 rows).
+   * Rows matching `where`, remembered until the database changes: a new sort of the same filter, and
+   * every page past a segment's end, reuse the count instead of scanning (about 0.5 s per 1,000,000
+   * rows). The data version is this connection's total_changes() with PRAGMA data_version (which
+   * moves when another connection commits), so a write from anywhere recounts.
    */
-  private segmentCount(from: string, where: string[], params: (string | number)[]): number {
+  private countOnce(from: string, where: string[], params: (string | number)[]): number {
+    const version = this.statements.get(`SELECT (SELECT data_version FROM pragma_data_version()) || ':' || total_changes()`).pluck().get() as string;
     const key = JSON.stringify([from, where, params]);
-    const now = Date.now();
-    const cached = this.segmentCounts.get(key);
-    if (cached && now - cached.atMs < SEGMENT_COUNT_TTL_MS) return cached.rows;
+    const cached = this.counts.get(key);
+    if (cached && cached.version === version) return cached.rows;
     const rows = this.count(from, where, params);
-    if (this.segmentCounts.size >= 64) this.segmentCounts.clear();
-    this.segmentCounts.set(key, { atMs: now, rows });
+    if (this.counts.size >= 64) this.counts.clear();
+    this.counts.set(key, { version, rows });
     return rows;
   }
 

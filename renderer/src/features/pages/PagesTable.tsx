@@ -30,6 +30,9 @@ function errorText(row: PageListRow): string {
 
 const text = (value: string | null) => value ?? '';
 
+/** Errors about the URL filter's regular expression: shown next to its field, not under the table. */
+const REGEX_ERRORS = new Set(['INVALID_URL_REGEX', 'URL_REGEX_TOO_SLOW', 'REGEX_UNAVAILABLE']);
+
 /** How each column looks (width, cell). */
 const CELLS: Record<TableColumn, Omit<Column<PageListRow>, 'key' | 'header'>> = {
   url: { width: 'minmax(14rem, 2.6fr)', render: (row) => row.url, title: (row) => row.url },
@@ -77,7 +80,7 @@ export function PagesTable({ crawlId, live, filter, sort, columns, onSort, onReg
   const fetchPage = useCallback(
     async (offset: number, limit: number, withTotal: boolean) => {
       const result = await api['pages.query']({ crawlId: crawlId ?? 0, offset, limit, withTotal, filter, sort });
-      const refused = !result.ok && result.error.code === 'INVALID_URL_REGEX';
+      const refused = !result.ok && REGEX_ERRORS.has(result.error.code);
       setRegexRefused(refused);
       onRegexError(refused ? result.error.message : null);
       return result;
