@@ -40,6 +40,13 @@ describe('pages.query over IPC', () => {
     expect(second.ok && second.value).toMatchObject({ total: 2, offset: 0, rows: [{ url: 'http://a.test/x', inlinks: 1 }, { url: 'http://a.test/', outlinks: 1 }] });
   });
 
+  it("takes the Overview's click-through filters", async () => {
+    const page = await services.dispatch('pages.query', { crawlId, ...query, filter: { depthAtLeast: 1, responseMsAtLeast: 0, fetchedAtMsBelow: Date.now() } });
+    expect(page.ok && (page.value as RowPage<PageListRow>).rows.map((row) => row.url)).toEqual([]);
+    const deep = await services.dispatch('pages.query', { crawlId, ...query, filter: { depthAtLeast: 1 } });
+    expect(deep.ok && (deep.value as RowPage<PageListRow>).rows.map((row) => row.url)).toEqual(['http://a.test/x']);
+  });
+
   it('refuses an invalid regex with its code, and out-of-bounds requests as INVALID_PAYLOAD', async () => {
     expect(await services.dispatch('pages.query', { crawlId, ...query, filter: { urlContains: '([a-z]', urlRegex: true } })).toMatchObject({ ok: false, error: { code: 'INVALID_URL_REGEX' } });
     for (const bad of [
@@ -49,6 +56,8 @@ describe('pages.query over IPC', () => {
       { ...query, filter: { pathPrefix: 'no-slash' } },
       { ...query, filter: { urlContains: 'x'.repeat(5000) } },
       { ...query, filter: { depth: -1 } },
+      { ...query, filter: { responseMsAtLeast: -5 } },
+      { ...query, filter: { withoutValue: 'title' } },
     ]) {
       expect(await services.dispatch('pages.query', { crawlId, ...bad })).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
     }

@@ -4,6 +4,9 @@ import { INDEXABILITY, PAGE_COLUMNS, STATUS_FILTERS } from '../types/pages';
 /** Longest "URL contains" text or regular expression (characters). The engine refuses a regex over 1,000 (INVALID_URL_REGEX). */
 const MAX_URL_FILTER_CHARS = 2048;
 
+/** A duration or an epoch time in milliseconds. */
+const millis = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
 /** The Pages table's filter (shared/types/pages.ts PagesFilter), every field bounded. */
 export const pagesFilterSchema = z
   .object({
@@ -15,6 +18,12 @@ export const pagesFilterSchema = z
     contentType: z.string().max(255).optional(),
     indexability: z.enum(INDEXABILITY).optional(),
     pathPrefix: z.string().startsWith('/').max(MAX_URL_FILTER_CHARS).optional(),
+    responseMsAtLeast: millis.optional(),
+    responseMsBelow: millis.optional(),
+    fetchedAtMsAtLeast: millis.optional(),
+    fetchedAtMsBelow: millis.optional(),
+    depthAtLeast: z.number().int().min(0).max(1_000_000).optional(),
+    withoutValue: z.enum(['contentType', 'indexability']).optional(),
   })
   .strict();
 

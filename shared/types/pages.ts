@@ -88,6 +88,18 @@ export interface PagesFilter {
   indexability?: Indexability;
   /** URLs whose path starts with this prefix (the site tree's click-through), with `host`. */
   pathPrefix?: string;
+  /** Pages whose fetch took at least this many milliseconds (the Overview's response-time bars). */
+  responseMsAtLeast?: number;
+  /** Pages whose fetch took less than this many milliseconds. */
+  responseMsBelow?: number;
+  /** Pages fetched at or after this epoch ms (the Overview's pages-per-second bars; pages.fetched_at_ms). */
+  fetchedAtMsAtLeast?: number;
+  /** Pages fetched before this epoch ms. */
+  fetchedAtMsBelow?: number;
+  /** Pages at this depth or deeper (the Overview's "deeper" bar). */
+  depthAtLeast?: number;
+  /** Pages with no value in this column (the Overview's "none" and "not recorded" bars). */
+  withoutValue?: 'contentType' | 'indexability';
 }
 
 /** The order of the Pages table. */

@@ -301,3 +301,22 @@ describe('LinkCounts.tryRefresh', () => {
     }
   });
 });
+
+describe('PagesQueries Overview click-throughs', () => {
+  it('filters by response time and fetch time ranges, minimum depth and a missing value', () => {
+    const { crawlId } = crawl([
+      { url: 'http://a.test/', page: { fetchMs: 40, indexability: 'indexable' } },
+      { url: 'http://a.test/mid', depth: 1, page: { fetchMs: 100 } },
+      { url: 'http://a.test/slow', depth: 3, page: { fetchMs: 900, contentType: '' } },
+      { url: 'http://a.test/down', depth: 4, state: 'error', errorCode: 'TIMEOUT' },
+    ]);
+    const queries = new PagesQueries(db);
+    expect(urlsOf(queries, crawlId, { filter: { responseMsAtLeast: 100, responseMsBelow: 900 } })).toEqual(['http://a.test/mid']);
+    expect(urlsOf(queries, crawlId, { filter: { responseMsAtLeast: 100 } })).toEqual(['http://a.test/mid', 'http://a.test/slow']);
+    // The helper's pages are fetched at 1000 + their index.
+    expect(urlsOf(queries, crawlId, { filter: { fetchedAtMsAtLeast: 1001, fetchedAtMsBelow: 1002 } })).toEqual(['http://a.test/mid']);
+    expect(urlsOf(queries, crawlId, { filter: { depthAtLeast: 3 } })).toEqual(['http://a.test/down', 'http://a.test/slow']);
+    expect(urlsOf(queries, crawlId, { filter: { withoutValue: 'contentType' } })).toEqual(['http://a.test/down', 'http://a.test/slow']);
+    expect(urlsOf(queries, crawlId, { filter: { withoutValue: 'indexability' } })).toEqual(['http://a.test/down', 'http://a.test/mid', 'http://a.test/slow']);
+  });
+});

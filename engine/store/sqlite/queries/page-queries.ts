@@ -277,6 +277,21 @@ export class PagesQueries {
       where.push(`${INDEXABILITY_SQL} = ?`);
       params.push(filter.indexability);
     }
+    // The Overview's bars: ranges of response time, fetch time and depth, and "no value".
+    const ranges: [number | undefined, string][] = [
+      [filter.responseMsAtLeast, 'p.fetch_ms >= ?'],
+      [filter.responseMsBelow, 'p.fetch_ms < ?'],
+      [filter.fetchedAtMsAtLeast, 'p.fetched_at_ms >= ?'],
+      [filter.fetchedAtMsBelow, 'p.fetched_at_ms < ?'],
+      [filter.depthAtLeast, 'u.depth >= ?'],
+    ];
+    for (const [value, test] of ranges) {
+      if (value === undefined || value === null) continue;
+      where.push(test);
+      params.push(value);
+    }
+    if (filter.withoutValue === 'contentType') where.push(`(p.content_type IS NULL OR trim(p.content_type) = '')`);
+    if (filter.withoutValue === 'indexability') where.push('p.indexability IS NULL');
     return { where, params };
   }
 

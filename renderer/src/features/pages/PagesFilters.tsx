@@ -1,17 +1,17 @@
 import { INDEXABILITY, INDEXABILITY_LABELS, STATUS_FILTER_LABELS, STATUS_FILTERS, type Indexability, type PagesFilter, type StatusFilter } from '../../../../shared/types/pages';
 import { FieldError } from '../../components/FieldError';
 
-/** `filter` without empty fields, so equal filters serialise equally (one query key). */
+/**
+ * `filter` without empty fields, so equal filters serialise equally (one query key). Fields this
+ * toolbar does not edit (the Overview's ranges) are kept as they came.
+ */
 export function withoutEmpty(filter: PagesFilter): PagesFilter {
-  const result: PagesFilter = {};
-  if (filter.status && filter.status !== 'all') result.status = filter.status;
-  if (filter.urlContains) result.urlContains = filter.urlContains;
-  if (filter.urlRegex) result.urlRegex = true;
-  if (filter.host) result.host = filter.host;
-  if (filter.depth !== undefined && filter.depth !== null && Number.isInteger(filter.depth) && filter.depth >= 0) result.depth = filter.depth;
-  if (filter.contentType) result.contentType = filter.contentType;
-  if (filter.indexability) result.indexability = filter.indexability;
-  if (filter.pathPrefix) result.pathPrefix = filter.pathPrefix;
+  const result: PagesFilter = { ...filter };
+  for (const [key, value] of Object.entries(result) as [keyof PagesFilter, unknown][]) {
+    if (value === undefined || value === null || value === '' || value === false) delete result[key];
+  }
+  if (result.status === 'all') delete result.status;
+  if (result.depth !== undefined && !(Number.isInteger(result.depth) && result.depth >= 0)) delete result.depth;
   return result;
 }
 
