@@ -3,6 +3,7 @@ import type { ReadableDB } from '../database';
 import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
 import { CodedError } from '../../../../shared/types/result';
+import { mediaTypeSql, pathPrefixTestSql, statusClassTestSql } from './page-classes';
 import { compileUrlRegex } from './url-regex';
 import { StatementCache } from './statement-cache';
 
@@ -21,8 +22,8 @@ export interface PagesQuery {
  * text as the WHERE of migration 0011's partial indexes, so SQLite may use them: keep both equal.
  */
 const PAGES_ROW = `u.state IN ('done', 'error', 'blocked')`;
-/** Blocked by robots.txt: state `blocked` (migration 0010), or a refusal stored before it as an error. */
-const BLOCKED = `(u.state = 'blocked' OR (u.state = 'error' AND u.error_code = 'ROBOTS_DISALLOWED'))`;
+/** Blocked by robots.txt: state `blocked` (migration 0010), or a refusal stored before it as error ROBOTS_DISALLOWED. */
+const BLOCKED = statusClassTestSql('u', 'blocked');
 /** A row's indexability: the stored verdict, else what its state says (blocked by robots, or no answer at all). */
 const INDEXABILITY_SQL = `COALESCE(p.indexability, CASE WHEN ${BLOCKED} THEN 'blocked' WHEN p.url_id IS NULL THEN 'non-200' END)`;
 
@@ -84,9 +85,6 @@ const COLUMN_ORDER: Record<PageColumn, ColumnOrder> = {
   outlinks: linkCount('c.outlinks'),
   fetchedAtMs: nullable('u.fetched_at_ms', 'u'),
 };
-
-/** The path of an absolute URL: from the first '/' after its authority. */
-const PATH_SQL = `substr(u.url, instr(u.url, '://') + 2 + instr(substr(u.url, instr(u.url, '://') + 3), '/'))`;
 
 /** Escapes LIKE's wildcards (and the escape character) so `text` matches literally. */
 function likeLiteral(text: string): string {
@@ -221,30 +219,7 @@ export class PagesQueries {
   private filterSql(crawlId: number, filter: PagesFilter): { where: string[]; params: (string | number)[] } {
     const where = ['u.crawl_id = ?', PAGES_ROW];
     const params: (string | number)[] = [crawlId];
-    const status = filter.status ?? 'all';
-    switch (status) {
-      case 'all':
-        break;
-      case '2xx':
-      case '3xx':
-      case '4xx':
-      case '5xx': {
-        const low = Number(status[0]) * 100;
-        where.push('u.http_status BETWEEN ? AND ?');
-        params.push(low, low + 99);
-        break;
-      }
-      case 'blocked':
-        where.push(BLOCKED);
-        break;
-      case 'failed':
-        where.push(`u.state = 'error' AND u.http_status IS NULL AND u.error_code IS NOT 'ROBOTS_DISALLOWED'`);
-        break;
-      default: {
-        const unknown: never = status;
-        throw new Error(`Unknown status filter ${String(unknown)}`);
-      }
-    }
+    if (filter.status && filter.status !== 'all') where.push(statusClassTestSql('u', filter.status));
     if (filter.urlContains) {
       if (filter.urlRegex) {
         this.matcher(filter.urlContains); // throws INVALID_URL_REGEX before SQLite runs
@@ -260,7 +235,7 @@ export class PagesQueries {
       params.push(filter.host.toLowerCase());
     }
     if (filter.pathPrefix) {
-      where.push(`substr(${PATH_SQL}, 1, ?) = ?`);
+      where.push(pathPrefixTestSql('u'));
       params.push(filter.pathPrefix.length, filter.pathPrefix);
     }
     if (filter.depth !== undefined && filter.depth !== null) {
@@ -268,10 +243,9 @@ export class PagesQueries {
       params.push(filter.depth);
     }
     if (filter.contentType) {
-      // The stored header may carry parameters ("text/html; charset=utf-8").
-      where.push(`(p.content_type LIKE ? ESCAPE '\\' OR p.content_type LIKE ? ESCAPE '\\')`);
-      const literal = likeLiteral(filter.contentType.trim());
-      params.push(literal, `${literal};%`);
+      // The stored header may carry parameters ("text/html; charset=utf-8"): compare media types.
+      where.push(`${mediaTypeSql('p')} = lower(trim(?))`);
+      params.push(filter.contentType);
     }
     if (filter.indexability) {
       where.push(`${INDEXABILITY_SQL} = ?`);
