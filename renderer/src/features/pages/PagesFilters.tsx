@@ -15,6 +15,19 @@ export function withoutEmpty(filter: PagesFilter): PagesFilter {
   return result;
 }
 
+/** The Overview's click-through narrowing in words, or null when there is none. */
+export function overviewNarrowing(filter: PagesFilter): string | null {
+  const parts: string[] = [];
+  if (filter.responseMsAtLeast !== undefined) parts.push(`response time ≥ ${filter.responseMsAtLeast} ms`);
+  if (filter.responseMsBelow !== undefined) parts.push(`response time < ${filter.responseMsBelow} ms`);
+  if (filter.fetchedAtMsAtLeast !== undefined) parts.push(`fetched from ${new Date(filter.fetchedAtMsAtLeast).toLocaleTimeString()}`);
+  if (filter.fetchedAtMsBelow !== undefined) parts.push(`fetched before ${new Date(filter.fetchedAtMsBelow).toLocaleTimeString()}`);
+  if (filter.depthAtLeast !== undefined) parts.push(`depth ≥ ${filter.depthAtLeast}`);
+  if (filter.withoutValue === 'contentType') parts.push('no content type');
+  if (filter.withoutValue === 'indexability') parts.push('no indexability recorded');
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
 /** The Pages table's filters: Status, URL contains (with a regex switch), host, depth, content type, indexability, and the site tree's path. */
 export function PagesFilters({ filter, onChange, regexError }: { filter: PagesFilter; onChange(filter: PagesFilter): void; regexError: string | null }) {
   const patch = (change: Partial<PagesFilter>) => onChange(withoutEmpty({ ...filter, ...change }));
@@ -64,6 +77,15 @@ export function PagesFilters({ filter, onChange, regexError }: { filter: PagesFi
           </option>
         ))}
       </select>
+      {overviewNarrowing(filter) ? (
+        <button
+          type="button"
+          onClick={() => patch({ responseMsAtLeast: undefined, responseMsBelow: undefined, fetchedAtMsAtLeast: undefined, fetchedAtMsBelow: undefined, depthAtLeast: undefined, withoutValue: undefined })}
+          title="Show these pages without the Overview's narrowing"
+        >
+          {overviewNarrowing(filter)} ✕
+        </button>
+      ) : null}
       {filter.pathPrefix ? (
         <button type="button" onClick={() => patch({ pathPrefix: undefined })} title="Show every path again">
           Path starts with {filter.pathPrefix} ✕
