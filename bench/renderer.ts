@@ -1,5 +1,7 @@
 /**
- * Renderer benchmark: the Frontier view over 1,000,000 URLs. Rows are generated straight into a
+ * Renderer benchmark: the Frontier view over 1,000,000 URLs, then the Pages table over 1,000,000
+ * pages with 3,000,000 links (time to first rows sorted by Response time and by Inlinks, scroll
+ * frame times). Rows are generated straight into a
  * temporary database (one transaction), the workbench is served in browser mode in this process,
  * and Debian's Chromium (playwright-core) measures: time to the first rows of the URL table, frame
  * times while the table scrolls, the time for rows to appear after a jump to the middle and the
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_CRAWL_SETTINGS } from '../shared/types/crawl';
 import { openDatabase } from '../engine/store/sqlite/connection';
+import { LinkCounts } from '../engine/store/sqlite/queries/link-counts';
 import { startBrowserServer } from '../server/browser-server';
 import { createAppServices } from '../app/services/app-services';
 import { appRoot } from '../app/services/resources';
@@ -83,15 +86,15 @@ function loadedRowAt({ selector, fraction }: { selector: string; fraction: numbe
   return Boolean(visible?.querySelector('[role="cell"]')?.textContent?.startsWith('http://'));
 }
 
-/** Waits (checking every animation frame) until the URL table's first visible row is loaded. @returns ms waited */
-async function waitForRow(page: Page, fraction: number | null): Promise<number> {
+/** Waits (checking every animation frame) until a table's first visible row is loaded. @returns ms waited */
+async function waitForRow(page: Page, fraction: number | null, selector = TABLE): Promise<number> {
   const started = performance.now();
-  await page.waitForFunction(loadedRowAt, { selector: TABLE, fraction }, { polling: 'raf', timeout: 60_000 });
+  await page.waitForFunction(loadedRowAt, { selector, fraction }, { polling: 'raf', timeout: 60_000 });
   return performance.now() - started;
 }
 
-/** Scrolls the URL table `pixelsPerFrame` each animation frame for `frames` frames. @returns frame intervals (ms) and rows still loading at the end of each frame */
-async function scrollFrames(page: Page, pixelsPerFrame: number, frames: number): Promise<{ intervals: number[]; loadingFrames: number }> {
+/** Scrolls a table `pixelsPerFrame` each animation frame for `frames` frames. @returns frame intervals (ms) and rows still loading at the end of each frame */
+async function scrollFrames(page: Page, pixelsPerFrame: number, frames: number, selector = TABLE): Promise<{ intervals: number[]; loadingFrames: number }> {
   return page.evaluate(
     async ({ selector, pixelsPerFrame, frames }) => {
       const { document, requestAnimationFrame } = globalThis as unknown as BenchGlobal;
@@ -109,7 +112,7 @@ async function scrollFrames(page: Page, pixelsPerFrame: number, frames: number):
       }
       return { intervals, loadingFrames };
     },
-    { selector: TABLE, pixelsPerFrame, frames },
+    { selector, pixelsPerFrame, frames },
   );
 }
 
@@ -133,6 +136,152 @@ async function heapMb(page: Page): Promise<{ performanceMemory: number; cdp: num
   return { performanceMemory, cdp };
 }
 
+const PAGES = 1_000_000;
+const LINKS_PER_PAGE = 3;
+
+/** Facts of the generated Pages crawl the measurements wait for. */
+interface PagesFacts {
+  maxResponseMs: number;
+  maxInlinks: number;
+  links: number;
+  linkCountSeconds: number;
+}
+
+/**
+ * Writes crawl 1 with `count` Pages rows straight into a database: nine in ten fetched (200, pages
+ * row with a response time and size), the rest 404s and timeouts, and LINKS_PER_PAGE links from
+ * each page to targets drawn with a heavy skew (a few pages get most inlinks, as a site's
+ * navigation does). Then counts the links once, as the app does while it watches a crawl.
+ */
+export function generatePages(file: string, count = PAGES): PagesFacts {
+  const db = openDatabase(file);
+  try {
+    const now = Date.now();
+    db.prepare(`INSERT INTO crawls (id, seeds_json, settings_json, status, created_at_ms, finished_at_ms) VALUES (1, ?, ?, 'finished', ?, ?)`).run(
+      JSON.stringify(['http://h0.bench.test/']),
+      JSON.stringify(DEFAULT_CRAWL_SETTINGS),
+      now - 3_600_000,
+      now,
+    );
+    const insertUrl = db.prepare(
+      `INSERT INTO urls (id, crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, fetched_at_ms, http_status, error_code, error_reason)
+       VALUES (?, 1, ?, ?, ?, ?, 'bench.test', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertPage = db.prepare(
+      `INSERT INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, fetch_ms, title, fetched_at_ms) VALUES (?, 1, ?, ?, 'text/html; charset=utf-8', ?, ?, ?, ?)`,
+    );
+    const insertLink = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind) VALUES (1, ?, ?, ?, 'a')`);
+    let maxResponseMs = 0;
+    let random = 12345;
+    const next = () => {
+      random = (random * 1103515245 + 12345) % 2147483648;
+      return random / 2147483648;
+    };
+    db.transaction(() => {
+      for (let id = 1; id <= count; id += 1) {
+        const host = `h${id % HOSTS}.bench.test`;
+        const url = `http://${host}/section-${id % 97}/page-${id}.html`;
+        const key = `00000000-0000-5000-8000-${id.toString(16).padStart(12, '0')}`;
+        const kind = id % 20 === 0 ? 'timeout' : id % 20 === 1 ? '404' : 'ok';
+        const status = kind === 'ok' ? 200 : kind === '404' ? 404 : null;
+        insertUrl.run(id, key, url, url, host, kind === 'ok' ? 'done' : 'error', Math.min(12, Math.floor(Math.log2(id))), id, id > 1 ? id >> 1 : null, now, now - count + id, status,
+          kind === 'ok' ? null : kind === '404' ? 'HTTP_404' : 'TIMEOUT', kind === 'ok' ? null : kind === '404' ? `HTTP 404 from ${url}` : 'no answer in 30000 ms');
+        if (status !== null) {
+          const fetchMs = Math.round(5 + 2000 * next() ** 4);
+          maxResponseMs = Math.max(maxResponseMs, fetchMs);
+          insertPage.run(id, url, status, 2000 + Math.floor(next() * 200_000), fetchMs, `Page ${id}`, now - count + id);
+        }
+      }
+      for (let from = 1; from <= count; from += 1) {
+        for (let k = 0; k < LINKS_PER_PAGE; k += 1) insertLink.run(from, '/x', 1 + Math.floor(count * next() ** 6));
+      }
+    })();
+    db.prepare(`INSERT OR REPLACE INTO settings (key, value_json, updated_at_ms) VALUES ('ui.lastOpenCrawl', '1', ?)`).run(now);
+    const started = performance.now();
+    new LinkCounts(db).refresh(1);
+    const linkCountSeconds = (performance.now() - started) / 1000;
+    const maxInlinks = db.prepare(`SELECT MAX(inlinks) FROM link_counts WHERE crawl_id = 1`).pluck().get() as number;
+    return { maxResponseMs, maxInlinks, links: count * LINKS_PER_PAGE, linkCountSeconds };
+  } finally {
+    db.close();
+  }
+}
+
+const PAGES_TABLE = '[role="table"][aria-label="Pages"]';
+
+/** Page side: true when the table's first visible row is loaded and its cell under `heading` reads `text`. */
+function firstRowShows({ selector, heading, text }: { selector: string; heading: string; text: string }): boolean {
+  const { document } = globalThis as unknown as BenchGlobal;
+  const table = document.querySelector(selector);
+  if (!table) return false;
+  const headers = [...table.querySelectorAll('[role="columnheader"]')].map((header) => (header.textContent ?? '').replace(/[▲▼]/g, '').trim());
+  const index = headers.indexOf(heading);
+  const body = table.querySelector('.table-body');
+  if (index < 0 || !body) return false;
+  const top = body.getBoundingClientRect().top;
+  const first = [...body.querySelectorAll('[role="row"]')].find((row) => row.getBoundingClientRect().bottom > top + 1);
+  const cells = first ? [...first.querySelectorAll('[role="cell"]')] : [];
+  return cells[index]?.textContent === text;
+}
+
+/** Clicks a Pages header and waits until the first row shows `text` under it. @returns ms from the click */
+async function sortAndWait(page: Page, heading: string, text: string): Promise<number> {
+  const clickedAt = performance.now();
+  await page.locator(PAGES_TABLE).getByRole('columnheader', { name: heading }).getByRole('button').click();
+  await page.waitForFunction(firstRowShows, { selector: PAGES_TABLE, heading, text }, { polling: 'raf', timeout: 60_000 });
+  return performance.now() - clickedAt;
+}
+
+/**
+ * The Pages table over PAGES rows: time to the first rows sorted by Response time and by Inlinks
+ * (largest first: the first click on a number column), and scroll frame times in each order.
+ * Targets: sorted first rows < 1 s, scroll frames < 20 ms mean.
+ */
+export async function runPagesBench(rendererDir: string, dir: string, count = PAGES): Promise<void> {
+  const dbPath = path.join(dir, 'pages.db');
+  const generateStarted = performance.now();
+  const facts = generatePages(dbPath, count);
+  const generateSeconds = (performance.now() - generateStarted) / 1000;
+  const services = createAppServices({ dbPath, mode: 'browser', version: 'bench' });
+  const server = await startBrowserServer({ services, rendererDir });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const openStarted = performance.now();
+    await page.goto(server.url);
+    // Opening the crawl counts its refused links (CrawlReader.refusalCounts) over every links row.
+    await page.getByTestId('open-crawl').waitFor({ timeout: 180_000 });
+    const openMs = performance.now() - openStarted;
+    const clickedAt = performance.now();
+    await page.getByRole('tab', { name: 'Pages', exact: true }).click();
+    await waitForRow(page, null, PAGES_TABLE);
+    const firstRowsMs = performance.now() - clickedAt;
+    const total = await page.getByTestId('pages-total').textContent();
+    const byResponseMs = await sortAndWait(page, 'Response time', `${facts.maxResponseMs} ms`);
+    const responseScroll = stats((await scrollFrames(page, 280, 240, PAGES_TABLE)).intervals);
+    const byInlinksMs = await sortAndWait(page, 'Inlinks', String(facts.maxInlinks));
+    const inlinksScroll = await scrollFrames(page, 280, 240, PAGES_TABLE);
+    const inlinksStats = stats(inlinksScroll.intervals);
+    const fast = await scrollFrames(page, 5600, 240, PAGES_TABLE);
+    const fastStats = stats(fast.intervals);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    console.log(
+      `renderer benchmark: Pages table over ${count.toLocaleString('en-US')} pages, ${facts.links.toLocaleString('en-US')} links, in Chromium, browser mode (data generated in ${generateSeconds.toFixed(1)} s; link counts from scratch ${facts.linkCountSeconds.toFixed(1)} s)`,
+    );
+    console.log(`  crawl opened            ${openMs.toFixed(0)} ms after loading the page (the Crawl view, before the Pages tab)`);
+    console.log(`  table says              ${total}`);
+    console.log(`  first rows (URL order)  ${firstRowsMs.toFixed(0)} ms after clicking the Pages tab`);
+    console.log(`  sorted by Response time ${byResponseMs.toFixed(0)} ms from the header click to the slowest page on top; target < 1000 ms: ${verdict(byResponseMs < 1000)}`);
+    console.log(`  sorted by Inlinks       ${byInlinksMs.toFixed(0)} ms from the header click to the most linked page on top; target < 1000 ms: ${verdict(byInlinksMs < 1000)}`);
+    console.log(`  scroll 10 rows/f        by Response time: frame mean ${responseScroll.mean.toFixed(1)} ms  p95 ${responseScroll.p95.toFixed(1)} ms;  by Inlinks: mean ${inlinksStats.mean.toFixed(1)} ms  p95 ${inlinksStats.p95.toFixed(1)} ms  (${inlinksScroll.loadingFrames}/${inlinksScroll.intervals.length} frames showed a loading row); target mean < 20 ms: ${verdict(Math.max(responseScroll.mean, inlinksStats.mean) < 20)}`);
+    console.log(`  scroll 200 rows/f       by Inlinks: frame mean ${fastStats.mean.toFixed(1)} ms  p95 ${fastStats.p95.toFixed(1)} ms  max ${fastStats.max.toFixed(1)} ms  (${fast.loadingFrames}/${fast.intervals.length} frames showed a loading row)`);
+  } finally {
+    await browser.close();
+    await server.close();
+    await services.close();
+  }
+}
+
 /** Runs the renderer benchmark and prints its numbers (or one line saying why it could not run). */
 export async function runRendererBench(): Promise<void> {
   const rendererDir = path.join(appRoot(), 'out', 'renderer');
@@ -145,6 +294,16 @@ export async function runRendererBench(): Promise<void> {
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-renderer-bench-'));
+  try {
+    await runFrontierViewBench(rendererDir, dir);
+    await runPagesBench(rendererDir, dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The Frontier view over URLS URLs: first rows, scroll frames, jumps, DOM rows and JS heap. */
+async function runFrontierViewBench(rendererDir: string, dir: string): Promise<void> {
   const dbPath = path.join(dir, 'frontier.db');
   const generateStarted = performance.now();
   generateFrontier(dbPath);
@@ -192,7 +351,6 @@ export async function runRendererBench(): Promise<void> {
     await browser.close();
     await server.close();
     await services.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -29,10 +29,12 @@ export { CrawlReader, CrawlRepository } from './store/sqlite/crawl-repository';
 /** Checkpoints: snapshot a crawl database, list, restore, delete, and record them after a restore. */
 export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints, restoreCheckpoint, type CheckpointInfo } from './store/sqlite/checkpoints';
 
-/** Read queries that page the workbench views (Frontier, Duplicates, the URL inspector) and stream exports from SQLite. */
+/** Read queries that page the workbench views (Frontier, Pages, Duplicates, the URL inspector) and stream exports from SQLite. */
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
+export { LinkCounts } from './store/sqlite/queries/link-counts';
+export { PagesQueries, type PagesQuery } from './store/sqlite/queries/page-queries';
 export {
   InspectorQueries,
   type DiscoveryLink,

@@ -57,6 +57,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'crawl.getRecovery': vi.fn<IpcHandlers['crawl.getRecovery']>(async () => null),
     'crawl.discardRecovery': vi.fn<IpcHandlers['crawl.discardRecovery']>(async () => ({ discarded: true })),
     'frontier.queryHosts': vi.fn<IpcHandlers['frontier.queryHosts']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'pages.query': vi.fn<IpcHandlers['pages.query']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'duplicates.queryUrlGroups': vi.fn<IpcHandlers['duplicates.queryUrlGroups']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'duplicates.getUrlGroup': vi.fn<IpcHandlers['duplicates.getUrlGroup']>(async () => {
       throw new CodedError('GROUP_NOT_FOUND', 'none');
@@ -351,6 +352,7 @@ describe('IPC surface snapshot', () => {
       'urls.refetch',
       'urls.exclude',
       'urls.openExternal',
+      'pages.query',
     ]);
   });
 

@@ -10,6 +10,7 @@ import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
 import { overviewHandlers } from './overview-handlers';
 import { inspectorHandlers } from './inspector-handlers';
+import { pagesHandlers } from './pages-handlers';
 import { settingsHandlers } from './settings-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
@@ -54,6 +55,7 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     },
     ...crawlHandlers(context),
     ...frontierHandlers(context),
+    ...pagesHandlers(context),
     ...duplicateHandlers(context),
     ...settingsHandlers(context),
     ...checkpointHandlers(context),

@@ -10,6 +10,7 @@ import { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
 import { ExportService } from './export-service';
 import { OverviewService } from './overview-service';
+import { PagesService } from './pages-service';
 import { RecoveryService } from './recovery-service';
 import { SettingsService } from './settings-service';
 
@@ -37,6 +38,7 @@ export interface DataStore {
   crawls: CrawlService;
   settings: SettingsService;
   frontier: FrontierQueries;
+  pages: PagesService;
   duplicates: DuplicateQueries;
   exports: ExportQueries;
   overview: OverviewService;
@@ -89,7 +91,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), exports: new ExportQueries(db), overview: new OverviewService(db), inspector: new InspectorQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db), inspector: new InspectorQueries(db) }, interrupted };
   };
 
   const first = open();

@@ -39,6 +39,7 @@ export const IPC_CHANNELS = [
   'urls.refetch',
   'urls.exclude',
   'urls.openExternal',
+  'pages.query',
 ] as const;
 
 /** A request channel name. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage, UrlState, CrawlScope } from '../types/crawl';
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
+import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
@@ -96,6 +97,8 @@ export interface IpcResponses {
   'urls.exclude': ExcludeAnswer;
   /** Electron only: the URL opened in the system browser. */
   'urls.openExternal': { opened: true };
+  /** One page of the Pages table; `total` counts every row the filter matches (-1 when the request set `withTotal: false`). */
+  'pages.query': RowPage<PageListRow>;
 }
 
 /** Payload of each push event. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { crawlSettingsInputSchema as crawlSettingsInput } from '../types/crawl-settings';
 import { MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
 import { overviewRequestSchemas } from './overview-schemas';
+import { pagesQuerySchema } from './pages-schema';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
 
 /**
@@ -37,6 +38,7 @@ export const requestSchemas = {
   'crawl.list': emptySchema,
   'crawl.getProgress': crawlIdSchema,
   'frontier.queryUrls': urlQuerySchema,
+  'pages.query': pagesQuerySchema,
   ...viewRequestSchemas,
   ...overviewRequestSchemas,
 } as const;

@@ -15,6 +15,26 @@ export const STATUS_FILTERS = ['all', '2xx', '3xx', '4xx', '5xx', 'blocked', 'fa
 /** One Status filter choice. */
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
+/** The Status filter's choices in words (the Pages view's select, the Overview's bars). */
+export const STATUS_FILTER_LABELS: Record<StatusFilter, string> = {
+  all: 'All',
+  '2xx': '2xx',
+  '3xx': '3xx',
+  '4xx': '4xx',
+  '5xx': '5xx',
+  blocked: 'Blocked by robots',
+  failed: 'Failed',
+};
+
+/** Indexability verdicts in words. */
+export const INDEXABILITY_LABELS: Record<Indexability, string> = {
+  indexable: 'Indexable',
+  noindex: 'Noindex',
+  canonicalised: 'Canonicalised',
+  blocked: 'Blocked by robots',
+  'non-200': 'Non-200',
+};
+
 /** The Pages table's columns, in default order. Every one is sortable. */
 export const PAGE_COLUMNS = [
   'url',
@@ -93,6 +113,9 @@ export interface PagesSort {
   direction: 'asc' | 'desc';
 }
 
+/** Columns shown until the user picks others in the column chooser (the rest are one click away). */
+export const DEFAULT_PAGE_COLUMNS: readonly PageColumn[] = ['url', 'status', 'contentType', 'title', 'indexability', 'sizeBytes', 'responseMs', 'depth', 'inlinks', 'outlinks'];
+
 /** One row of the Pages table: one URL of the crawl that was fetched, failed or blocked. */
 export interface PageListRow {
   /** The URL's id in its crawl (the inspector opens it). */
@@ -100,7 +123,7 @@ export interface PageListRow {
   url: string;
   /** HTTP status; null when there was no answer (failed, blocked). */
   status: number | null;
-  /** The URL's frontier state (done, error, blocked …). */
+  /** The URL's frontier state: done, error, or blocked (robots.txt; also a refusal stored before state `blocked` existed as error ROBOTS_DISALLOWED). */
   state: string;
   /** Error code and message when the URL failed (e.g. TIMEOUT), else null. */
   errorCode: string | null;

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
 
 /** One column: header text, CSS grid width, and how a row's cell looks. */
 export interface Column<Row> {
@@ -11,6 +11,14 @@ export interface Column<Row> {
   /** Tooltip of the cell (full text of truncated values). */
   title?(row: Row): string | undefined;
   align?: 'end';
+  /** The header is a button that asks the table's `onSort` for this column's order. */
+  sortable?: boolean;
+}
+
+/** The order a table shows: which column, which way (`aria-sort` on its header). */
+export interface TableSort {
+  key: string;
+  direction: 'asc' | 'desc';
 }
 
 /** What the table reads rows from (usePagedRows satisfies it). */
@@ -33,6 +41,10 @@ export interface VirtualTableProps<Row> {
   rowHeight?: number;
   emptyText?: string;
   className?: string;
+  /** The current order (its header gets `aria-sort`); sorting itself is the source's job. */
+  sort?: TableSort | null;
+  /** A sortable column's header was activated. */
+  onSort?(key: string): void;
 }
 
 /**
@@ -40,7 +52,7 @@ export interface VirtualTableProps<Row> {
  * rows come from a paged source, fetched by visible range. Keys come from the data, so a row
  * keeps its DOM node while the table scrolls or refreshes.
  */
-export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, selectedKey = null, rowHeight = 28, emptyText = 'Nothing to show', className }: VirtualTableProps<Row>) {
+export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, selectedKey = null, rowHeight = 28, emptyText = 'Nothing to show', className, sort = null, onSort }: VirtualTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: source.total, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -54,11 +66,27 @@ export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, se
     <div role="table" aria-label={label} aria-rowcount={source.total + 1} className={`table ${className ?? ''}`}>
       <div role="rowgroup">
         <div role="row" aria-rowindex={1} className="table-row table-head" style={{ gridTemplateColumns: template }}>
-          {columns.map((column) => (
-            <span role="columnheader" key={column.key} className={column.align === 'end' ? 'num' : undefined}>
-              {column.header}
-            </span>
-          ))}
+          {columns.map((column) => {
+            const sortable = column.sortable === true && onSort !== undefined;
+            const sorted = sort !== null && sort.key === column.key ? sort.direction : null;
+            return (
+              <span
+                role="columnheader"
+                key={column.key}
+                className={column.align === 'end' ? 'num' : undefined}
+                aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
+              >
+                {sortable ? (
+                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                    {column.header}
+                    <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                  </button>
+                ) : (
+                  column.header
+                )}
+              </span>
+            );
+          })}
         </div>
       </div>
       <div ref={scrollRef} className="table-body" role="rowgroup" tabIndex={0} aria-label={`${label} rows`}>
@@ -68,37 +96,56 @@ export function VirtualTable<Row>({ label, columns, source, rowKey, onSelect, se
             const row = source.row(item.index);
             const key = row === undefined ? `loading-${item.index}` : rowKey(row);
             const selected = row !== undefined && selectedKey !== null && key === selectedKey;
-            return (
-              <div
-                key={key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={onSelect ? selected : undefined}
-                tabIndex={onSelect && row ? 0 : undefined}
-                className={`table-row${selected ? ' selected' : ''}${onSelect ? ' selectable' : ''}`}
-                style={{ height: rowHeight, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
-                onClick={row && onSelect ? () => onSelect(row) : undefined}
-                onKeyDown={
-                  row && onSelect
-                    ? (event) => {
-                        if (event.key === 'Enter' || event.key === ' ') {
-                          event.preventDefault();
-                          onSelect(row);
-                        }
-                      }
-                    : undefined
-                }
-              >
-                {columns.map((column) => (
-                  <span role="cell" key={column.key} className={column.align === 'end' ? 'num' : undefined} title={row ? column.title?.(row) : undefined}>
-                    {row ? column.render(row) : column === columns[0] ? '…' : ''}
-                  </span>
-                ))}
-              </div>
-            );
+            return <VirtualRow key={key} row={row} index={item.index} start={item.start} height={rowHeight} template={template} columns={columns} selected={selected} onSelect={onSelect} />;
           })}
         </div>
       </div>
     </div>
   );
 }
+
+/** Props of one body row: its data (undefined while its page loads) and where it sits. */
+interface VirtualRowProps<Row> {
+  row: Row | undefined;
+  index: number;
+  start: number;
+  height: number;
+  template: string;
+  columns: Column<Row>[];
+  selected: boolean;
+  onSelect: ((row: Row) => void) | undefined;
+}
+
+/**
+ * One body row, memoised: while the table scrolls, rows already on screen keep their data and
+ * offset, so only the rows entering the view render (pass stable `columns` and `onSelect`).
+ */
+const VirtualRow = memo(function VirtualRow<Row>({ row, index, start, height, template, columns, selected, onSelect }: VirtualRowProps<Row>) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={onSelect ? selected : undefined}
+      tabIndex={onSelect && row ? 0 : undefined}
+      className={`table-row${selected ? ' selected' : ''}${onSelect ? ' selectable' : ''}`}
+      style={{ height, transform: `translateY(${start}px)`, gridTemplateColumns: template }}
+      onClick={row && onSelect ? () => onSelect(row) : undefined}
+      onKeyDown={
+        row && onSelect
+          ? (event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                onSelect(row);
+              }
+            }
+          : undefined
+      }
+    >
+      {columns.map((column) => (
+        <span role="cell" key={column.key} className={column.align === 'end' ? 'num' : undefined} title={row ? column.title?.(row) : undefined}>
+          {row ? column.render(row) : column === columns[0] ? '…' : ''}
+        </span>
+      ))}
+    </div>
+  );
+}) as <Row>(props: VirtualRowProps<Row>) => ReactNode;

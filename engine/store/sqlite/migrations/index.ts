@@ -10,6 +10,7 @@ import { migration0007 } from './0007-links-over-cap';
 import { migration0008 } from './0008-crawl-lease';
 import { migration0009 } from './0009-page-analysis';
 import { migration0010 } from './0010-blocked-state';
+import { migration0011 } from './0011-pages-table';
 import { migration0012 } from './0012-crawl-runs';
 import { migration0013 } from './0013-url-timeline';
 import { migration0014 } from './0014-site-tree-index';
@@ -27,7 +28,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0012, migration0013, migration0014];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
