@@ -92,6 +92,19 @@ describe('friction a new user hit (issue 11)', () => {
     await page.close();
   });
 
+  it('a URL robots.txt refuses is counted as Blocked, not as an error, and the counter opens Pages filtered to it', async () => {
+    const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbench.serve.url);
+    await startCrawl(page, ['http://robots.test/']);
+    await waitForStatus(page, 'finished', 60_000);
+    expect(await page.getByTestId('counter-blocked').textContent()).toBe('1');
+    await page.getByRole('button', { name: /^Blocked: 1, open the URLs robots.txt blocked in Pages$/ }).click();
+    await expect.poll(async () => page.getByRole('tab', { name: 'Pages', exact: true }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('combobox', { name: 'Status', exact: true }).inputValue()).toBe('blocked');
+    await expect.poll(async () => page.getByRole('cell', { name: 'http://robots.test/private/secret.html', exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await page.close();
+  });
+
   it('the Duplicates counter opens the Duplicates view and a refused-link rule opens the Frontier view', async () => {
     const page = await workbench.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(workbench.serve.url);

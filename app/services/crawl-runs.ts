@@ -68,10 +68,10 @@ export class CrawlRuns {
     return counts.map((n) => Math.round((n * 10_000) / bucketMs) / 10);
   }
 
-  /** The crawl's seeds that failed (state error, depth 0), with the error code and message stored for each. */
+  /** The crawl's seeds that failed or robots.txt blocked (depth 0), with the error code and message stored for each. */
   seedFailures(crawlId: number): { url: string; errorCode: string | null; errorReason: string | null }[] {
     return this.db
-      .prepare(`SELECT url, error_code AS errorCode, error_reason AS errorReason FROM urls WHERE crawl_id = ? AND depth = 0 AND state = 'error' ORDER BY id LIMIT 20`)
+      .prepare(`SELECT url, error_code AS errorCode, error_reason AS errorReason FROM urls WHERE crawl_id = ? AND depth = 0 AND state IN ('error', 'blocked') ORDER BY id LIMIT 20`)
       .all(crawlId) as { url: string; errorCode: string | null; errorReason: string | null }[];
   }
 }

@@ -111,7 +111,9 @@ describe('stored progress', () => {
     const service = new CrawlService(db);
     const { crawlId, done } = service.start(['http://site.test/'], { hostOverrides: overrides(), closedResolver: true, delayFactor: 0 });
     await done;
+    // The process died 5 s into its run: the crawl is interrupted and its run has no end (migration 0012).
     db.prepare(`UPDATE crawls SET status = 'interrupted', finished_at_ms = NULL, created_at_ms = created_at_ms - 5000 WHERE id = ?`).run(crawlId);
+    db.prepare(`UPDATE crawl_runs SET ended_at_ms = NULL, started_at_ms = started_at_ms - 5000 WHERE crawl_id = ?`).run(crawlId);
     expect(service.progress(crawlId).elapsedMs).toBeGreaterThanOrEqual(5000);
     db.close();
   });

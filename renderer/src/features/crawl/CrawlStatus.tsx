@@ -28,7 +28,6 @@ function Counter({ label, value, onOpen, opens }: { label: string; value: number
   );
 }
 
-/** Link rules in the order the crawler checks them (seed 004 and IIR 20.2), with words for each. */
 /** What can be done with an open crawl in each status, after its number and seeds. */
 const STATUS_CAPTION: Record<CrawlStatusName, string> = {
   running: '',
@@ -77,15 +76,16 @@ export function CrawlStatus() {
   const setTab = useStore((s) => s.setTab);
   const fetched = progress?.fetched ?? 0;
   const errors = progress?.errors ?? 0;
+  const blocked = progress?.blocked ?? 0;
   const refusals = Object.entries(progress?.refusedByRule ?? {}).sort((a, b) => b[1] - a[1]);
   const growth = frontierGrowth(growthSamples);
   const status = progress?.status ?? opened?.summary.status ?? null;
   const live = status === 'running';
-  const done = fetched + errors;
+  const done = fetched + errors + blocked;
   const discovered = done + (progress?.queued ?? 0) + (progress?.inFlight ?? 0);
   const seedFailures = opened?.seedFailures ?? [];
   // A crawl that ended with nothing fetched failed, whatever its status says.
-  const failedOutright = !live && status !== null && fetched === 0 && errors > 0;
+  const failedOutright = !live && status !== null && fetched === 0 && errors + blocked > 0;
   const disconnected = connection === 'lost' || connection === 'unauthorized';
 
   return (
@@ -98,7 +98,7 @@ export function CrawlStatus() {
       ) : null}
       {failedOutright ? (
         <p className="crawl-failure" role="alert" data-testid="crawl-failure">
-          {status === 'finished' ? 'Finished' : 'Ended'}: {fetched} pages fetched, {errors} failed
+          {status === 'finished' ? 'Finished' : 'Ended'}: {fetched} pages fetched, {errors} failed{blocked > 0 ? `, ${blocked} blocked by robots.txt` : ''}
           {seedFailures.length > 0 ? ` — ${seedFailureText(seedFailures)}` : ''}
         </p>
       ) : null}
@@ -107,6 +107,7 @@ export function CrawlStatus() {
         <Counter label="Queued" value={progress?.queued ?? 0} />
         <Counter label="In flight" value={progress?.inFlight ?? 0} />
         <Counter label="Errors" value={errors} onOpen={errors > 0 ? () => showPages({ status: 'failed' }) : undefined} opens="the failed pages in Pages" />
+        <Counter label="Blocked" value={blocked} onOpen={blocked > 0 ? () => showPages({ status: 'blocked' }) : undefined} opens="the URLs robots.txt blocked in Pages" />
         <Counter
           label="Duplicates"
           value={progress?.duplicates ?? 0}
