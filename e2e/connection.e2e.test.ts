@@ -1,34 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from '../testweb';
-import { CHROMIUM, CHROMIUM_ARGS, startServe, type ServeProcess } from './helpers/serve';
-import { screenshot, startCrawl } from './helpers/workbench';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from './helpers/serve';
+import { screenshot, startCrawl, useServerSuite } from './helpers/workbench';
 
-let web: TestWeb;
-let browser: Browser;
-let dir: string;
-const servers: ServeProcess[] = [];
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-e2e-connection-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const serve of servers) await serve.stop();
-  await web?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const suite = useServerSuite('connection');
 
 /** `crawlbench serve` on the test web (closed mode) and `dbPath`, with extra flags. */
 async function serve(dbPath: string, extra: string[] = []): Promise<ServeProcess> {
-  const server = await startServe([...web.resolveFlags, '--closed', ...extra], dbPath);
-  servers.push(server);
+  const server = await startServe([...suite.web.resolveFlags, '--closed', ...extra], dbPath);
+  suite.servers.push(server);
   return server;
 }
 
@@ -42,9 +23,9 @@ const banner = (page: Page) => page.getByTestId('connection-banner');
 
 describe('the connection to a browser-mode server', () => {
   it('says within 2 s that the server is gone, reconnects by itself when it is back on the same port and token, and shows what changed meanwhile', async () => {
-    const dbPath = path.join(dir, 'connection.db');
+    const dbPath = path.join(suite.dir, 'connection.db');
     const first = await serve(dbPath);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(first.url);
     // An endless calendar: the crawl is running when the server dies.
     await startCrawl(page, ['http://trap.test/']);
@@ -71,7 +52,7 @@ describe('the connection to a browser-mode server', () => {
     await expect.poll(async () => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
 
     // A fresh load decides before its first paint: the offer is there from the start, no idle form alone first.
-    const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const fresh = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Runs in the page before its scripts (a string: the e2e project has no DOM types).
     await fresh.addInitScript({
       content: `window.seen = { formWithoutDialog: false };
@@ -88,9 +69,9 @@ describe('the connection to a browser-mode server', () => {
   });
 
   it('when the server comes back with a new token, the banner says how to reopen the workbench', async () => {
-    const dbPath = path.join(dir, 'token.db');
+    const dbPath = path.join(suite.dir, 'token.db');
     const first = await serve(dbPath);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(first.url);
     await expect.poll(async () => page.getByRole('tab', { name: 'History' }).count(), { timeout: 10_000 }).toBe(1);
     await first.stop();

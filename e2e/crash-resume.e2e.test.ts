@@ -1,43 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWeb, type TestWeb } from '../testweb';
-import { CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, startServe, type ServeProcess } from './helpers/serve';
-import { counter, createCheckpoint, openTab, readDatabase, screenshot, startCrawl, urlsInState, waitForStatus } from './helpers/workbench';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, startServe } from './helpers/serve';
+import { counter, createCheckpoint, openTab, readDatabase, screenshot, startCrawl, urlsInState, useServerSuite, waitForStatus } from './helpers/workbench';
 
-let web: TestWeb;
-let browser: Browser;
-let dir: string;
-const servers: ServeProcess[] = [];
-
-beforeAll(async () => {
-  web = await startTestWeb();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-e2e-crash-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const serve of servers) await serve.stop();
-  await web?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const suite = useServerSuite('crash');
 
 describe('(c) crash recovery from the GUI', () => {
   it('after kill -9 mid-crawl, the next launch asks "Resume crawl?" and the resumed crawl ends with the same pages as an uninterrupted one', async () => {
-    const flags = [...web.resolveFlags, '--closed'];
+    const flags = [...suite.web.resolveFlags, '--closed'];
     // The uninterrupted reference: the same crawl by the CLI into its own database.
-    const reference = path.join(dir, 'reference.db');
+    const reference = path.join(suite.dir, 'reference.db');
     const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'crawlbench.mjs'), 'crawl', 'http://docs.python.test/', '--db', reference, ...flags], { encoding: 'utf8', timeout: 240_000 });
     expect(run.status, run.stderr).toBe(0);
 
-    const dbPath = path.join(dir, 'workbench.db');
+    const dbPath = path.join(suite.dir, 'workbench.db');
     const first = await startServe(flags, dbPath);
-    servers.push(first);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    suite.servers.push(first);
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(first.url);
     await startCrawl(page, ['http://docs.python.test/']);
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(40);
@@ -65,8 +46,8 @@ describe('(c) crash recovery from the GUI', () => {
 
     // Next launch on the same database: the dialog names the crawl and its pages done and queued.
     const second = await startServe(flags, dbPath);
-    servers.push(second);
-    const again = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    suite.servers.push(second);
+    const again = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await again.goto(second.url);
     const dialog = again.getByRole('dialog', { name: 'Resume crawl?' });
     await expect.poll(async () => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
@@ -90,11 +71,11 @@ describe('(c) crash recovery from the GUI', () => {
   });
 
   it('"Discard" keeps the interrupted crawl and its data; "Resume from checkpoint" rolls back and finishes it', async () => {
-    const flags = [...web.resolveFlags, '--closed'];
-    const dbPath = path.join(dir, 'discard.db');
+    const flags = [...suite.web.resolveFlags, '--closed'];
+    const dbPath = path.join(suite.dir, 'discard.db');
     const first = await startServe(flags, dbPath);
-    servers.push(first);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    suite.servers.push(first);
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(first.url);
     await startCrawl(page, ['http://docs.python.test/']);
     await expect.poll(async () => counter(page, 'Fetched'), { timeout: 60_000, interval: 100 }).toBeGreaterThan(30);
@@ -109,8 +90,8 @@ describe('(c) crash recovery from the GUI', () => {
     const doneAtKill = urlsInState(dbPath, 1, 'done').length;
 
     const second = await startServe(flags, dbPath);
-    servers.push(second);
-    const again = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    suite.servers.push(second);
+    const again = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await again.goto(second.url);
     const dialog = again.getByRole('dialog', { name: 'Resume crawl?' });
     await expect.poll(async () => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
@@ -120,7 +101,7 @@ describe('(c) crash recovery from the GUI', () => {
     expect(urlsInState(dbPath, 1, 'done').length, 'Discard deletes nothing').toBe(doneAtKill);
 
     // Roll back to the checkpoint and resume from there: what was fetched after it is fetched again.
-    const logOffset = fs.statSync(web.nginx.accessLog).size;
+    const logOffset = fs.statSync(suite.web.nginx.accessLog).size;
     await openTab(again, 'Checkpoints');
     await again.getByRole('table', { name: 'Checkpoint list' }).getByRole('row').filter({ hasText: 'early' }).click();
     await again.getByRole('button', { name: 'Resume from checkpoint' }).click();
@@ -129,7 +110,7 @@ describe('(c) crash recovery from the GUI', () => {
     await waitForStatus(again, 'finished', 120_000);
     expect(urlsInState(dbPath, 1, 'pending')).toEqual([]);
     expect(await counter(again, 'Fetched')).toBeGreaterThanOrEqual(526);
-    const fetchedAfterRollback = fs.readFileSync(web.nginx.accessLog, 'utf8').slice(logOffset).split('\n').filter((line) => line && !line.startsWith('/robots.txt')).length;
+    const fetchedAfterRollback = fs.readFileSync(suite.web.nginx.accessLog, 'utf8').slice(logOffset).split('\n').filter((line) => line && !line.startsWith('/robots.txt')).length;
     expect(fetchedAfterRollback, 'pages done after the checkpoint were rolled back and fetched again').toBeGreaterThan(urlsInState(dbPath, 1, 'done').length - doneAtKill + 40);
     // The checkpoint list survived the rollback.
     await openTab(again, 'Checkpoints');

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -80,6 +81,37 @@ export function useWorkbench(): Workbench {
     await state.browser?.close();
     await state.serve?.stop();
     await state.web?.stop();
+  });
+  return state;
+}
+
+/** What a spec that starts (and kills) its own servers shares: the test web, one browser, a temp folder, every server it started. */
+export interface ServerSuite {
+  web: TestWeb;
+  browser: Browser;
+  /** A temporary folder for the spec's databases, removed after it. */
+  dir: string;
+  /** Servers the spec started (push each one): all are stopped after it. */
+  servers: ServeProcess[];
+}
+
+/**
+ * For specs that start, kill and restart servers themselves (crash resume, lost connection): the
+ * test web and Chromium for the whole file, a temp folder named after `name`, and every server
+ * pushed to `servers` stopped at the end.
+ */
+export function useServerSuite(name: string): ServerSuite {
+  const state = { servers: [] as ServeProcess[] } as ServerSuite;
+  beforeAll(async () => {
+    state.web = await startTestWeb();
+    state.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    state.dir = fs.mkdtempSync(path.join(os.tmpdir(), `crawlbench-e2e-${name}-`));
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    for (const serve of state.servers) await serve.stop();
+    await state.web?.stop();
+    if (state.dir) fs.rmSync(state.dir, { recursive: true, force: true });
   });
   return state;
 }
