@@ -11,6 +11,32 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
+/** The query plan of the statement `run` prepares whose SQL contains `marker`, for `params`. */
+function planOf(run: (queries: ExportQueries) => void, marker: string, params: unknown[]): string[] {
+  const statements: string[] = [];
+  const traced = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'prepare') return Reflect.get(target, property, target);
+      return (sql: string) => {
+        statements.push(sql);
+        return target.prepare(sql);
+      };
+    },
+  });
+  run(new ExportQueries(traced));
+  const sql = statements.find((text) => text.includes(marker))!;
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+}
+
+describe('ExportQueries.contentGroups', () => {
+  it('reads forward from the last key through the rowid, with no temporary B-tree', () => {
+    const { crawlId } = insertCrawl(db, [{ url: 'http://a.test/' }]);
+    const plan = planOf((queries) => queries.contentGroups(crawlId, 0, 10), 'FROM content_groups g JOIN urls f', [crawlId, 0, 10]);
+    expect(plan).toContain('SEARCH g USING INTEGER PRIMARY KEY (rowid>?)');
+    expect(plan.some((detail) => detail.includes('TEMP B-TREE'))).toBe(false);
+  });
+});
+
 describe('ExportQueries.urlGroups', () => {
   it('pages duplicate-URL groups by URL id, each group with its sorted spellings', () => {
     const { crawlId, ids } = insertCrawl(db, [{ url: 'http://a.test/' }, { url: 'http://a.test/x', from: 1, depth: 1 }, { url: 'http://a.test/y', from: 1, depth: 1 }]);
@@ -28,19 +54,7 @@ describe('ExportQueries.urlGroups', () => {
 
   it('reads forward from the last key through the rowid, with no temporary B-tree (a page never scans the whole crawl)', () => {
     const { crawlId } = insertCrawl(db, [{ url: 'http://a.test/' }]);
-    const statements: string[] = [];
-    const traced = new Proxy(db, {
-      get(target, property) {
-        if (property !== 'prepare') return Reflect.get(target, property, target);
-        return (sql: string) => {
-          statements.push(sql);
-          return target.prepare(sql);
-        };
-      },
-    });
-    new ExportQueries(traced).urlGroups(crawlId, 0, 10);
-    const sql = statements.find((text) => text.includes('group_concat'))!;
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(crawlId, 0, 10) as { detail: string }[]).map((row) => row.detail);
+    const plan = planOf((queries) => queries.urlGroups(crawlId, 0, 10), 'group_concat', [crawlId, 0, 10]);
     expect(plan).toContain('SEARCH u USING INTEGER PRIMARY KEY (rowid>?)');
     expect(plan.some((detail) => detail.includes('TEMP B-TREE'))).toBe(false);
   });

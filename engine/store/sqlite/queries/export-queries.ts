@@ -157,10 +157,14 @@ export class ExportQueries {
       .get(crawlId, crawlId) as number;
   }
 
-  /** Members of content groups with id > afterKey; whole groups per page (at least one group). */
+  /**
+   * Members of content groups with id > afterKey; whole groups per page (at least one group).
+   * `+g.crawl_id`, as in urlGroups: the page reads forward through the rowid, not every group of
+   * the crawl into a temporary B-tree.
+   */
   contentGroups(crawlId: number, afterKey: number, limit: number): KeyedPage<ContentMemberExportRow> {
     const groups = this.statements
-      .get(`SELECT g.id, g.kind, g.fingerprint, g.first_url_id AS firstUrlId, f.url AS firstUrl FROM content_groups g JOIN urls f ON f.id = g.first_url_id WHERE g.crawl_id = ? AND g.id > ? ORDER BY g.id LIMIT ?`)
+      .get(`SELECT g.id, g.kind, g.fingerprint, g.first_url_id AS firstUrlId, f.url AS firstUrl FROM content_groups g JOIN urls f ON f.id = g.first_url_id WHERE +g.crawl_id = ? AND g.id > ? ORDER BY g.id LIMIT ?`)
       .all(crawlId, afterKey, limit) as { id: number; kind: string; fingerprint: string | null; firstUrlId: number; firstUrl: string }[];
     const members = this.statements.get(
       `SELECT u.id AS urlId, u.url, m.similarity, p.title FROM content_group_members m JOIN urls u ON u.id = m.url_id LEFT JOIN pages p ON p.url_id = u.id
