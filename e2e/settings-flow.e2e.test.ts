@@ -65,7 +65,8 @@ describe('(b) settings: TLD lists, the domain trace and ignored extensions', () 
     // List editors: import a file (bad lines reported, not added), export, reset, import the PSL.
     const generic = page.getByRole('group', { name: 'Generic TLDs' });
     await generic.getByLabel('Generic TLDs file').setInputFiles({ name: 'tlds.txt', mimeType: 'text/plain', buffer: Buffer.from('# mine\nzz\nco.uk\ncom\n') });
-    expect(await generic.getByText(/^\d+ entr(y|ies)(?! skipped)/).textContent()).toBe('23 entries · Imported 1 entry from tlds.txt');
+    // The file is read asynchronously: wait for the list to take it.
+    await expect.poll(async () => generic.getByText(/^\d+ entr(y|ies)(?! skipped)/).textContent(), { timeout: 5_000 }).toBe('23 entries · Imported 1 entry from tlds.txt');
     expect(await generic.getByRole('alert').textContent()).toBe('1 entry skipped: "co.uk" must be a single label (put multi-label suffixes such as "co.uk" in the additional list)');
     const download = page.waitForEvent('download');
     await generic.getByRole('button', { name: 'Export Generic TLDs' }).click();
