@@ -1,4 +1,5 @@
 /** Read queries of the URL inspector: one URL's stored record, its page, spellings, links in and out, redirect chain and content group. */
+import type { PageRow } from '../../ports';
 import type { ReadableDB } from '../database';
 import type { InlinkRow, LinkPage, OutlinkRow, SpellingRow } from '../../../../shared/types/inspector-rows';
 import { StatementCache } from './statement-cache';
@@ -46,34 +47,34 @@ export interface InspectedUrlRecord {
   robotsLine: string | null;
 }
 
-/** The stored answer of a fetched URL (pages row; migration 0009's analysis columns null until recorded). */
-export interface InspectedPageRecord {
-  finalUrl: string;
-  httpStatus: number;
-  contentType: string | null;
-  /** Body size as received (after decoding), bytes. */
-  bodyBytes: number;
-  /** True when the body was cut at the size cap. */
-  truncated: boolean;
-  /** Duration of the fetch, ms. */
-  fetchMs: number;
-  fetchedAtMs: number;
-  title: string | null;
-  /** Location of a redirect answer (resolved, no fragment); null otherwise. */
-  location: string | null;
-  /** All response headers as a JSON object of lower-case names to values; null when not recorded. */
-  responseHeadersJson: string | null;
-  metaDescription: string | null;
-  h1: string | null;
-  /** The page's rel=canonical target, absolute; null when it names none (or it was not recorded). */
-  canonicalUrl: string | null;
-  robotsDirectives: string | null;
-  indexability: string | null;
-  wordCount: number | null;
-  lang: string | null;
-  /** Links past the page's link cap: counted, not stored. */
-  linksOverCap: number;
-}
+/**
+ * The stored answer of a fetched URL: the page row as the crawl writer wrote it (store/ports.ts
+ * PageRow, the one description of those fields), read back; migration 0009's analysis columns are
+ * null for pages stored before them, and a stored indexability is any string an older or newer
+ * version wrote.
+ */
+export type InspectedPageRecord = Required<
+  Pick<
+    PageRow,
+    | 'finalUrl'
+    | 'httpStatus'
+    | 'contentType'
+    | 'bodyBytes'
+    | 'truncated'
+    | 'fetchMs'
+    | 'fetchedAtMs'
+    | 'title'
+    | 'location'
+    | 'responseHeadersJson'
+    | 'metaDescription'
+    | 'h1'
+    | 'canonicalUrl'
+    | 'robotsDirectives'
+    | 'wordCount'
+    | 'lang'
+    | 'linksOverCap'
+  >
+> & { indexability: string | null };
 
 /** How the URL was discovered: the link on the discovering page that first led to it. */
 export interface DiscoveryLink {
