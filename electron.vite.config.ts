@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-// Three builds: main (with the crawl worker as a second entry, so worker-pool.ts finds
-// `crawl-worker.js` beside the bundle), a sandboxed CommonJS preload, and the React renderer.
+// Three builds: main (with the crawl worker and the store writer as entries, so worker-pool.ts and writer-client.ts find
+// `crawl-worker.js` and `store-writer.js` beside the bundle), a sandboxed CommonJS preload, and the React renderer.
 export default defineConfig({
   main: {
     build: {
@@ -12,6 +12,7 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
           'crawl-worker': resolve(import.meta.dirname, 'engine/worker/crawl-worker.ts'),
+          'store-writer': resolve(import.meta.dirname, 'engine/store/sqlite/writer-thread.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },
       },

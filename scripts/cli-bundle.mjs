@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outRoot = path.join(root, 'out', 'cli');
 const stampFile = path.join(outRoot, 'current.json');
-const ENTRY_POINTS = { index: 'cli/index.ts', 'crawl-worker': 'engine/worker/crawl-worker.ts' };
+const ENTRY_POINTS = { index: 'cli/index.ts', 'crawl-worker': 'engine/worker/crawl-worker.ts', 'store-writer': 'engine/store/sqlite/writer-thread.ts' };
 /** Builds older than this, other than the current one, are removed (a running CLI may still use a recent one). */
 const STALE_BUILD_MS = 24 * 60 * 60 * 1000;
 

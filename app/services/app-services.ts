@@ -87,7 +87,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       })
       .immediate();
     const settings = new SettingsService(db);
-    const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults() }, {
+    const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults(), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }, {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));

@@ -58,10 +58,11 @@ describe('CrawlService on a full disk', () => {
 
     const file = path.join(dir, 'full.db');
     const db = openDatabase(file);
-    // SQLite's own SQLITE_FULL: the file may not grow past this many pages (this connection only).
+    // SQLite's own SQLITE_FULL: the file may not grow past this many pages (this connection only,
+    // so the crawl writes on it: tests/hostile fills a real disk under the store-writer thread).
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages + 12}`);
-    const service = new CrawlService(db);
+    const service = new CrawlService(db, { writerThread: false });
     const { crawlId, done } = service.start(['http://grid.test/'], settings());
     const error = await done.then(
       () => null,

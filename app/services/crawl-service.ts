@@ -15,6 +15,13 @@ export interface CrawlServiceOptions {
   defaults?: () => Partial<CrawlSettings>;
   /** Take a named checkpoint `auto-<time>` this often while a crawl runs (file databases only; the 3 newest are kept). */
   autoCheckpointMs?: number;
+  /** better-sqlite3's native addon, for the store-writer thread's own connection (Electron's ABI build). */
+  nativeBinding?: string;
+  /**
+   * Write a file database's crawl rows on the store-writer thread (engine/store/sqlite/writer-thread.ts).
+   * Off, every write runs on this connection (what a test limiting this connection needs). @default true
+   */
+  writerThread?: boolean;
 }
 
 /** What a run adds its own counters to: the crawl's totals from before it started. */
@@ -152,7 +159,10 @@ export class CrawlService {
       ...(this.listener.onProgress ? { onProgress: (progress) => this.listener.onProgress?.(wholeCrawlProgress(progress, baseline)) } : {}),
       ...(this.listener.onHousekeeping ? { onHousekeeping: (stats) => this.listener.onHousekeeping?.({ ...stats, ...wholeCrawlProgress(stats, baseline) }) } : {}),
     };
-    const runner = new CrawlRunner({ stores: createSqliteCrawlStores(this.db, crawlId, settings), settings, seeds, identify, listener });
+    // A database file gets its writes on the store-writer thread (engine/store/sqlite/writer-thread.ts).
+    const onFile = this.db.name !== ':memory:' && !this.db.memory && this.options.writerThread !== false;
+    const stores = createSqliteCrawlStores(this.db, crawlId, settings, onFile ? { writerThread: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) } : {});
+    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()
@@ -169,8 +179,9 @@ export class CrawlService {
         this.onFail?.(crawlId, toErrorInfo(reported));
         throw reported;
       })
-      .finally(() => {
+      .finally(async () => {
         if (timer) clearInterval(timer);
+        await stores.close().catch(() => undefined);
         try {
           this.runs.end(baseline.runId, Date.now());
         } catch {

@@ -84,7 +84,7 @@ describe('ResultCommitter', () => {
       ),
     );
     const done = c.commit();
-    answers[0]!({ added: 1, duplicates: 2, redirectLoops: [] });
+    answers[0]!({ added: 1, addedHosts: [], duplicates: 2, redirectLoops: [] });
     await done;
     const batch = batches[0]!;
     expect(batch.nowMs).toBe(5_000);
@@ -113,7 +113,7 @@ describe('ResultCommitter', () => {
     const from = claimed(7);
     c.add(settledPage(from, page(from.url, { status: 301, redirect: { location: 'http://a.test/moved', raw: '/moved' } })));
     const done = c.commit();
-    answers[0]!({ added: 1, duplicates: 0, redirectLoops: [] });
+    answers[0]!({ added: 1, addedHosts: [], duplicates: 0, redirectLoops: [] });
     await done;
     const batch = batches[0]!;
     expect(batch.outcomes).toEqual([
@@ -133,10 +133,10 @@ describe('ResultCommitter', () => {
     c.addOutcome({ kind: 'requeued', url: claimed(100), disposition: { fetchMs: 0, nowMs: 1_000 } });
     const second = c.commit();
     expect(batches).toHaveLength(1);
-    answers[0]!({ added: 0, duplicates: 0, redirectLoops: [] });
+    answers[0]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
     await vi.waitFor(() => expect(batches).toHaveLength(2));
     expect(batches[1]!.outcomes).toEqual([{ kind: 'requeued', url: claimed(100), disposition: { fetchMs: 0, nowMs: 1_000 } }]);
-    answers[1]!({ added: 0, duplicates: 0, redirectLoops: [] });
+    answers[1]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
     await second;
     expect(most()).toBe(1);
     expect(batches[0]!.outcomes).toHaveLength(MAX_UNCOMMITTED);

@@ -19,6 +19,15 @@ import { linkElement, type PageResult } from '../worker/protocol';
  */
 export const MAX_UNCOMMITTED = 32;
 
+/**
+ * Results waiting for their commit beyond which the scheduler claims nothing until the store has
+ * caught up (backpressure): with the writes on their own thread, fetching no longer waits on a
+ * commit, so without this bound a store slower than the fetchers would let results (each page's
+ * links and text) pile up in memory. It also bounds what a killed process loses: these results
+ * resume as pending.
+ */
+export const MAX_BACKLOG = 512;
+
 export interface ResultCommitterOptions {
   stores: Pick<CrawlStores, 'writer'>;
   settings: Pick<CrawlSettings, 'maxRedirects'>;
@@ -68,6 +77,11 @@ export class ResultCommitter {
   /** Entries waiting for their commit. */
   get pending(): number {
     return this.uncommitted.length;
+  }
+
+  /** True when {@link MAX_BACKLOG} results wait: claim nothing more until a commit has taken them. */
+  get backlogged(): boolean {
+    return this.uncommitted.length >= MAX_BACKLOG;
   }
 
   /** Buffers a settled fetch: the batch commits when full, else when the window runs out. */

@@ -6,6 +6,7 @@ import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type CrawlStatus } from '..
 import { createSqliteCrawlStores, CrawlRepository, openDatabase, type WritableDB } from '../index';
 import type { CrawlStores, FrontierCandidate, FrontierStore, UrlOutcome } from '../store/ports';
 import type { FetchTask } from '../worker/worker-pool';
+import { MAX_BACKLOG } from '../commit/result-committer';
 import type { PageResult } from '../worker/protocol';
 import { settle, type FetchOutcome, type SettledFetch } from './retry-policy';
 import { RobotsGate } from './robots-gate';
@@ -58,6 +59,9 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
   const committer = {
     get pending() {
       return buffer.length;
+    },
+    get backlogged() {
+      return buffer.length >= MAX_BACKLOG;
     },
     addOutcome(outcome: UrlOutcome) {
       buffer.push(outcome);

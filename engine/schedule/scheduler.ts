@@ -23,7 +23,7 @@ export interface SchedulerOptions {
   frontier: FrontierStore;
   gate: RobotsGate;
   /** The result committer: results waiting, committing them (their links may be the next work), and outcomes decided here. */
-  committer: { readonly pending: number; commit(): Promise<void>; addOutcome(outcome: UrlOutcome): void };
+  committer: { readonly pending: number; readonly backlogged: boolean; commit(): Promise<void>; addOutcome(outcome: UrlOutcome): void };
   /** Stop after this many fetched or failed pages; 0: no limit. */
   maxPages: number;
   /** Epoch ms. */
@@ -108,6 +108,9 @@ export class Scheduler {
     const { frontier, committer, maxPages } = this.options;
     const stopping = this.options.stopping();
     if (stopping) await this.requeueWaiting();
+    // The store is behind: let it catch up before fetching more (memory stays bounded).
+    if (committer.backlogged) await committer.commit();
+    if (!this.options.running()) return;
     let room = stopping ? 0 : pool.freeSlots();
     room -= this.dispatchReady(pool, room);
     if (maxPages > 0) {

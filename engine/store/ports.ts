@@ -321,6 +321,8 @@ export interface CommitBatch {
 export interface CommitResult {
   /** Candidates that passed the URL-seen test (new URLs). */
   added: number;
+  /** The host of each new URL (`added` entries, in candidate order): the scheduler's queues wake for them. */
+  addedHosts: string[];
   /** Pages the content-seen test found to duplicate earlier content (exact or near). */
   duplicates: number;
   /** URL ids of redirects failed as REDIRECT_LOOP. */
@@ -354,4 +356,9 @@ export interface CrawlStores {
   frontier: FrontierStore;
   /** The batch writer: new URLs, pages, links, aliases, outcomes and the crawl's status. */
   writer: CrawlWriter;
+  /**
+   * Ends the stores after the writes already asked for (a writer thread or a pool connection is
+   * released). Call once, when the run is over; nothing may be written after.
+   */
+  close(): Promise<void>;
 }

@@ -256,7 +256,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
             ],
             aliases: [{ toKey: 'key:http://b.test/new', rawUrl: '/new', fromUrlId: seed!.id }],
           });
-          expect(result).toEqual({ added: 1, duplicates: 0, redirectLoops: [] });
+          expect(result).toEqual({ added: 1, addedHosts: ['b.test'], duplicates: 0, redirectLoops: [] });
           expect(await h.storedRows(stores)).toEqual({ urls: 3, pages: 1, links: 3 });
           expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 0, blocked: 0 });
         }));
@@ -291,10 +291,11 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           await add(stores, [a], 0);
           const [urlA] = await frontier.claimBatch(1, 0);
           const toB = await writer.commit({ nowMs: 1, candidates: [b], outcomes: [{ kind: 'redirected', url: urlA!, disposition: { fetchMs: 1, nowMs: 1, httpStatus: 301 }, target: { key: b.normalizedKey, url: b.url }, rawUrl: '/b', maxHops: 21 }] });
-          expect(toB).toEqual({ added: 1, duplicates: 0, redirectLoops: [] });
+          expect(toB).toEqual({ added: 1, addedHosts: ['a.test'], duplicates: 0, redirectLoops: [] });
           const [urlB] = await frontier.claimBatch(1, 1);
           const back = await writer.commit({ nowMs: 2, candidates: [a], outcomes: [{ kind: 'redirected', url: urlB!, disposition: { fetchMs: 1, nowMs: 2, httpStatus: 301 }, target: { key: a.normalizedKey, url: a.url }, rawUrl: '/a', maxHops: 21 }] });
-          expect(back).toEqual({ added: 0, duplicates: 0, redirectLoops: [urlB!.id] });
+          expect(back).toEqual({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [urlB!.id] });
+          expect(frontier.counts()).toMatchObject({ done: 1, error: 1, inFlight: 0 });
           expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 1, error: 1, blocked: 0 });
         }));
 

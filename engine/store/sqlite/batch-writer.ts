@@ -1,11 +1,11 @@
 /** The crawl writer over SQLite: one CommitBatch, one BEGIN IMMEDIATE transaction (store/ports.ts CrawlWriter). */
-import type { CrawlStatus, CrawlSummary } from '../../../shared/types/crawl';
-import type { AliasWrite, CommitBatch, CommitResult, CrawlWriter, LinkWrite, PageWrite, UrlOutcome } from '../ports';
+import type { CrawlStatus } from '../../../shared/types/crawl';
+import type { AliasWrite, CommitBatch, CommitResult, LinkWrite, PageWrite, UrlOutcome } from '../ports';
 import { sketchToBlob, type ContentDedupe } from './content-dedupe';
 import type { CrawlRepository } from './crawl-repository';
 import { linkElement } from '../../worker/protocol';
 import type { WritableDB } from './database';
-import type { SqliteFrontier } from './frontier';
+import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
 
 /** What the writer writes through: the crawl's repository, frontier, content index and redirect chains on one connection. */
@@ -13,9 +13,27 @@ export interface SqliteCrawlWriterParts {
   db: WritableDB;
   crawlId: number;
   repository: CrawlRepository;
-  frontier: SqliteFrontier;
+  frontier: FrontierRows;
   contentIndex: ContentDedupe;
   chains: RedirectChains;
+}
+
+/**
+ * Everything a run writes, as the scheduler's side of the store sends it (crawl-stores.ts): claims,
+ * commit batches, re-fetches and the crawl's status. Each call is one write transaction. The
+ * writer may live on another thread (writer-thread.ts): calls are applied in the order made.
+ */
+export interface CrawlRowWriter {
+  /** Marks claimed URLs in flight at `nowMs` (epoch ms). */
+  claimed(urlIds: readonly number[], nowMs: number): Promise<void>;
+  /** Writes one batch (store/ports.ts CrawlWriter.commit). */
+  commit(batch: CommitBatch): Promise<CommitResult>;
+  /** "Re-fetch now" for one URL: its row as it was, and whether it was queued. */
+  refetch(urlId: number): Promise<RefetchRow>;
+  /** Sets the crawl's status (`finishedAtMs` epoch ms, or null). */
+  setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void>;
+  /** Ends the writer after the writes already asked for (a thread exits; a same-thread writer does nothing). */
+  close(): Promise<void>;
 }
 
 /**
@@ -24,37 +42,35 @@ export interface SqliteCrawlWriterParts {
  * links, aliases and redirects; a key not among them is looked up in `urls` (one indexed read).
  * The methods answer with settled promises: SQLite has done the work before they return.
  */
-export class SqliteCrawlWriter implements CrawlWriter {
+export class SqliteCrawlWriter implements CrawlRowWriter {
   constructor(private readonly parts: SqliteCrawlWriterParts) {}
 
   async commit(batch: CommitBatch): Promise<CommitResult> {
     return this.parts.db.transaction(() => this.write(batch)).immediate();
   }
 
+  async claimed(urlIds: readonly number[], nowMs: number): Promise<void> {
+    if (urlIds.length > 0) this.parts.db.transaction(() => this.parts.frontier.claimed(urlIds, nowMs)).immediate();
+  }
+
+  async refetch(urlId: number): Promise<RefetchRow> {
+    return this.parts.db.transaction(() => this.parts.frontier.refetch(urlId)).immediate();
+  }
+
   async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
     this.parts.repository.setStatus(this.parts.crawlId, status, finishedAtMs);
   }
 
-  async summary(): Promise<CrawlSummary> {
-    return this.parts.repository.getCrawl(this.parts.crawlId);
-  }
-
-  async duplicateCount(): Promise<number> {
-    return this.parts.repository.duplicateCount(this.parts.crawlId);
-  }
-
-  async seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]> {
-    return this.parts.chains.seedRedirectTargets(this.parts.crawlId);
-  }
+  async close(): Promise<void> {}
 
   /** The batch, in the order CommitBatch documents (inside the transaction). */
   private write(batch: CommitBatch): CommitResult {
     const { frontier } = this.parts;
     const ids = new Map<string, number>();
-    let added = 0;
+    let addedHosts: string[] = [];
     if (batch.candidates && batch.candidates.length > 0) {
-      const result = frontier.add(batch.candidates, batch.nowMs);
-      added = result.added;
+      const result = frontier.insert(batch.candidates, batch.nowMs);
+      addedHosts = result.addedHosts;
       batch.candidates.forEach((candidate, index) => ids.set(candidate.normalizedKey, result.ids[index]!));
     }
     const idOf = (key: string): number => {
@@ -73,7 +89,7 @@ export class SqliteCrawlWriter implements CrawlWriter {
     for (const link of batch.links ?? []) this.writeLink(link, idOf);
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
-    return { added, duplicates, redirectLoops };
+    return { added: addedHosts.length, addedHosts, duplicates, redirectLoops };
   }
 
   /** @returns true when the content-seen test found the page a duplicate */
@@ -91,23 +107,23 @@ export class SqliteCrawlWriter implements CrawlWriter {
     const { frontier, repository, crawlId, chains } = this.parts;
     switch (outcome.kind) {
       case 'done':
-        frontier.complete(outcome.url, outcome.disposition, nowMs);
+        frontier.done(outcome.url, outcome.disposition, nowMs);
         return false;
       case 'failed':
-        frontier.fail(outcome.url, outcome.error, outcome.disposition, nowMs);
+        frontier.failed(outcome.url, outcome.error, outcome.disposition, nowMs);
         return false;
       case 'blocked':
-        frontier.block(outcome.url, outcome.reason, outcome.robotsLine, outcome.disposition, nowMs);
+        frontier.blocked(outcome.url, outcome.reason, outcome.robotsLine, nowMs);
         return false;
       case 'requeued':
-        frontier.requeue(outcome.url, outcome.disposition, outcome.reason, nowMs);
+        frontier.requeued(outcome.url, outcome.reason, nowMs);
         return false;
       case 'redirected': {
         const { url, disposition, target } = outcome;
         const toUrlId = idOf(target.key);
         const loop = chains.closesLoop(crawlId, url.id, toUrlId, outcome.maxHops);
-        if (loop) frontier.fail(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition, nowMs);
-        else frontier.complete(url, disposition, nowMs);
+        if (loop) frontier.failed(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition, nowMs);
+        else frontier.done(url, disposition, nowMs);
         // Written now, so a later redirect of the same batch sees this hop.
         repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null, element: linkElement('redirect') });
         return loop;

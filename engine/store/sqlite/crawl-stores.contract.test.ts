@@ -1,4 +1,7 @@
-// The crawl store contract (store/contract/) against the SQLite stores: an in-memory database per test.
+// The crawl store contract (store/contract/) against the SQLite stores: in memory on one thread, and on a file with the store-writer thread.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { frontierStoreContract, type StoreHarness } from '../contract/frontier-store.contract';
 import type { CrawlStores, PolitenessPolicy } from '../ports';
@@ -26,3 +29,33 @@ function sqliteHarness(): StoreHarness {
 }
 
 frontierStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
+
+/** The same stores with their writes on the store-writer thread: a database file in a temp folder. */
+function writerThreadHarness(): StoreHarness {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-writer-thread-'));
+  const db: WritableDB = openDatabase(path.join(dir, 'crawl.db'));
+  const settings = (policy: PolitenessPolicy) => ({ ...DEFAULT_CRAWL_SETTINGS, ...policy });
+  const count = (table: string, crawlId: number) => db.prepare(`SELECT COUNT(*) FROM ${table} WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+  const opened: CrawlStores[] = [];
+  const open = (crawlId: number, policy: PolitenessPolicy) => {
+    const stores = createSqliteCrawlStores(db, crawlId, settings(policy), { writerThread: true });
+    opened.push(stores);
+    return stores;
+  };
+  return {
+    open: (policy) => open(new CrawlRepository(db).createCrawl(['http://a.test/'], settings(policy), 0), policy),
+    // The old process's thread ends first (a dead process writes nothing more).
+    reopen: async (stores: CrawlStores, policy) => {
+      await stores.close();
+      return open(stores.crawlId, policy);
+    },
+    storedRows: (stores) => ({ urls: count('urls', stores.crawlId), pages: count('pages', stores.crawlId), links: count('links', stores.crawlId) }),
+    close: async () => {
+      await Promise.all(opened.map((stores) => stores.close()));
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+frontierStoreContract('SQLite with the store-writer thread (file)', writerThreadHarness);

@@ -1,47 +1,117 @@
 /**
- * The SQLite implementation of the storage ports (store/ports.ts) for one crawl: the frontier and
- * the batch writer over one better-sqlite3 connection; each claim and each commit batch is one
- * BEGIN IMMEDIATE transaction.
+ * The SQLite implementation of the storage ports (store/ports.ts) for one crawl. The frontier's
+ * back queues, counts and host slots live on the scheduler's thread (SqliteFrontier, reading
+ * refills from its connection); every write goes through a CrawlRowWriter: on the same connection,
+ * or on the store-writer thread with its own connection (writer-thread.ts), so that no fetch and
+ * no claim waits on a commit. Each claim, commit batch and re-fetch is one BEGIN IMMEDIATE
+ * transaction wherever it runs.
  */
 import type { CrawlSettings } from '../../../shared/types/crawl';
-import type { CrawlStores, FrontierStore } from '../ports';
-import { SqliteCrawlWriter } from './batch-writer';
+import type { CommitBatch, CrawlStores, FrontierStore } from '../ports';
+import { SqliteCrawlWriter, type CrawlRowWriter } from './batch-writer';
 import { ContentDedupe } from './content-dedupe';
 import { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
 import { SqliteFrontier } from './frontier';
+import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
+import { WriterThreadClient } from './writer-client';
 
-/**
- * Opens the ports of crawl `crawlId` on `db` (a read-write handle). Opening the frontier returns
- * URLs a dead process left in flight to pending, so call it once per run, under the crawl lease.
- * @param settings the crawl's politeness knobs and near-duplicate threshold
- */
-export function createSqliteCrawlStores(db: WritableDB, crawlId: number, settings: Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>): CrawlStores {
-  const sqliteFrontier = new SqliteFrontier(db, crawlId, {
-    maxInFlightPerHost: settings.maxInFlightPerHost,
-    minDelayMs: settings.minDelayMs,
-    maxDelayMs: settings.maxDelayMs,
-    delayFactor: settings.delayFactor,
-  });
-  const claim = db.transaction((max: number, nowMs: number) => sqliteFrontier.claimBatch(max, nowMs));
-  const refetch = db.transaction((urlId: number, nowMs: number) => sqliteFrontier.refetch(urlId, nowMs));
-  const frontier: FrontierStore = {
-    claimBatch: async (max, nowMs) => claim.immediate(max, nowMs),
-    refetch: async (urlId, nowMs) => refetch.immediate(urlId, nowMs),
-    releaseHost: (url, disposition) => sqliteFrontier.releaseHost(url, disposition),
-    nextEligibleAtMs: () => sqliteFrontier.nextEligibleAtMs(),
-    counts: () => sqliteFrontier.counts(),
-    hostStates: (nowMs) => sqliteFrontier.hostStates(nowMs),
-    politenessDelayMs: (fetchMs, extraDelayMs) => sqliteFrontier.politenessDelayMs(fetchMs, extraDelayMs),
-  };
-  const writer = new SqliteCrawlWriter({
+/** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
+export type SqliteStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>;
+
+export interface SqliteStoreOptions {
+  /**
+   * Writes on their own thread (a second connection to the same file). Needs a database file, not
+   * `:memory:`. @default false
+   */
+  writerThread?: boolean;
+  /** better-sqlite3's native addon for the writer thread's connection (Electron). */
+  nativeBinding?: string;
+}
+
+/** The writes of crawl `crawlId` on connection `db` (this thread, or the writer thread's own). */
+export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings: Pick<CrawlSettings, 'nearDuplicateThreshold'>): SqliteCrawlWriter {
+  return new SqliteCrawlWriter({
     db,
     crawlId,
     repository: new CrawlRepository(db),
-    frontier: sqliteFrontier,
+    frontier: new FrontierRows(db, crawlId),
     contentIndex: new ContentDedupe(db, crawlId, { threshold: settings.nearDuplicateThreshold }),
     chains: new RedirectChains(db),
   });
-  return { crawlId, frontier, writer };
+}
+
+/**
+ * Opens the ports of crawl `crawlId` on `db` (a read-write handle). Opening returns URLs a dead
+ * process left in flight to pending, so call it once per run, under the crawl lease; call
+ * `close()` when the run is over (it ends the writer thread after its last write).
+ * @throws Error when `writerThread` is asked for on a `:memory:` database
+ */
+export function createSqliteCrawlStores(db: WritableDB, crawlId: number, settings: SqliteStoreSettings, options: SqliteStoreOptions = {}): CrawlStores {
+  const policy = { maxInFlightPerHost: settings.maxInFlightPerHost, minDelayMs: settings.minDelayMs, maxDelayMs: settings.maxDelayMs, delayFactor: settings.delayFactor };
+  const reader = new CrawlRepository(db);
+  const chains = new RedirectChains(db);
+  let rows: CrawlRowWriter;
+  let queues: SqliteFrontier;
+  if (options.writerThread) {
+    if (db.memory || db.name === ':memory:') throw new Error('A writer thread needs a database file, not :memory:');
+    // Before the thread opens: in flight left by a dead process goes back to pending.
+    new FrontierRows(db, crawlId).resetInFlight();
+    queues = new SqliteFrontier(db, crawlId, policy, null);
+    rows = new WriterThreadClient({ file: db.name, crawlId, settings: { nearDuplicateThreshold: settings.nearDuplicateThreshold }, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } else {
+    rows = createSqliteRowWriter(db, crawlId, settings);
+    new FrontierRows(db, crawlId).resetInFlight();
+    queues = new SqliteFrontier(db, crawlId, policy, null);
+  }
+  return composeStores(crawlId, queues, rows, {
+    summary: async () => reader.getCrawl(crawlId),
+    duplicateCount: async () => reader.duplicateCount(crawlId),
+    seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
+  });
+}
+
+/** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
+function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
+  const frontier: FrontierStore = {
+    async claimBatch(max, nowMs) {
+      const claimed = queues.claimQueued(max, nowMs);
+      await rows.claimed(
+        claimed.map((url) => url.id),
+        nowMs,
+      );
+      return claimed;
+    },
+    refetch: async (urlId, nowMs) => queues.noteRefetched(await rows.refetch(urlId), nowMs),
+    releaseHost: (url, disposition) => queues.releaseHost(url, disposition),
+    nextEligibleAtMs: () => queues.nextEligibleAtMs(),
+    counts: () => queues.counts(),
+    hostStates: (nowMs) => queues.hostStates(nowMs),
+    politenessDelayMs: (fetchMs, extraDelayMs) => queues.politenessDelayMs(fetchMs, extraDelayMs),
+  };
+  return {
+    crawlId,
+    frontier,
+    writer: {
+      async commit(batch: CommitBatch) {
+        // The outcomes count and free their host slots now; the rows follow.
+        for (const outcome of batch.outcomes ?? []) {
+          const state = outcome.kind === 'done' || outcome.kind === 'redirected' ? 'done' : outcome.kind === 'failed' ? 'error' : outcome.kind === 'requeued' ? 'pending' : 'blocked';
+          queues.noteSettled(state, outcome.url, outcome.disposition);
+        }
+        const result = await rows.commit(batch);
+        for (let i = 0; i < result.redirectLoops.length; i += 1) queues.noteRedirectLoop();
+        queues.noteAdded(result.addedHosts, batch.nowMs);
+        queues.settled(
+          (batch.outcomes ?? []).map((outcome) => outcome.url.id),
+          batch.nowMs,
+        );
+        return result;
+      },
+      setStatus: (status, finishedAtMs) => rows.setStatus(status, finishedAtMs),
+      ...reads,
+    },
+    close: () => rows.close(),
+  };
 }

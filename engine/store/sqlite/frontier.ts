@@ -1,8 +1,8 @@
 /** The Mercator frontier over SQLite (IIR 20.2.3): per-host back queues, a heap of next eligible times, the URL-seen test. */
 import type { Statement } from 'better-sqlite3';
-import type { WritableDB } from './database';
+import type { ReadableDB, WritableDB } from './database';
+import { FrontierRows, type RefetchRow } from './frontier-rows';
 import { HostHeap } from '../../schedule/host-heap';
-import { SeenCache } from '../../dedupe/seen-cache';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
 import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
 
@@ -17,6 +17,8 @@ interface HostQueue {
   /** True when the last refill found no more pending rows for this host. */
   exhausted: boolean;
   inFlight: number;
+  /** Claimed URLs of this host whose outcome is not yet written (a refill may read them as pending). */
+  unsettled: number;
   nextEligibleAtMs: number;
   inHeap: boolean;
 }
@@ -31,88 +33,79 @@ const REFILL_BATCH = 16;
  * the next host, so a giant host cannot starve others. A host gets at most `maxInFlightPerHost`
  * requests at once and then waits `clamp(max(minDelayMs, k × fetchMs, extraDelayMs), maxDelayMs)`.
  * Memory is O(hosts × 16), flat as the frontier grows.
+ *
+ * The back queues, counts and host slots live here, on the scheduler's thread; the rows are
+ * FrontierRows' (frontier-rows.ts). Constructed with `rows`, each method writes its rows at once
+ * (one connection, one thread). Without, the caller writes the rows elsewhere (the store-writer
+ * thread, crawl-stores.ts) and tells the queues with the `note*` methods; claimed URLs stay out of
+ * refills until {@link settled} says their outcome is written.
  */
 export class SqliteFrontier {
   private readonly hosts = new Map<string, HostQueue>();
   private readonly heap = new HostHeap();
   private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0, blocked: 0 };
-  private readonly insertUrl: Statement;
   private readonly refill: Statement;
-  private readonly markInFlight: Statement;
-  private readonly markDone: Statement;
-  private readonly markError: Statement;
-  private readonly markBlocked: Statement;
-  private readonly markPending: Statement;
-  private readonly idByKey: Statement;
-  private readonly stateById: Statement;
-  private readonly markRefetch: Statement;
-  private readonly seen = new SeenCache();
+  /** Claimed URLs whose outcome is not yet written (id → host): a refill may still read them as pending. */
+  private readonly unsettled = new Map<number, string>();
   /** Claimed URLs whose host slot was released before their outcome was recorded. */
   private readonly hostReleased = new Set<number>();
+  /** Requeued URLs whose pending row is not yet written: their host reads again once it is. */
+  private readonly requeuedHosts = new Map<number, string>();
 
+  /**
+   * @param db the connection refills read from (a read handle is enough without `rows`)
+   * @param rows the crawl's URL rows on the same connection, written by each method; omit when
+   *   another thread writes them (then call the `note*` methods and {@link settled})
+   */
   constructor(
-    private readonly db: WritableDB,
+    db: ReadableDB | WritableDB,
     private readonly crawlId: number,
     private readonly policy: PolitenessPolicy,
+    private readonly rows: FrontierRows | null = new FrontierRows(db as WritableDB, crawlId),
   ) {
-    this.insertUrl = db.prepare(
-      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
-    );
     this.refill = db.prepare(
-      `SELECT id, url, host, depth, attempts, redirect_hops AS redirectHops FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ${REFILL_BATCH}`,
+      `SELECT id, url, host, depth, attempts, redirect_hops AS redirectHops FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ?`,
     );
-    this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1, claimed_at_ms = ? WHERE id = ?`);
-    this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL, committed_at_ms = ? WHERE id = ?`);
-    this.markPending = db.prepare(`UPDATE urls SET state = 'pending', retry_reason = coalesce(?, retry_reason), committed_at_ms = ? WHERE id = ?`);
-    this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
-    this.stateById = db.prepare(`SELECT state, host FROM urls WHERE id = ? AND crawl_id = ?`);
-    // Priority -1 puts it ahead of every discovered URL of its host (priorities are depths, 0 and up).
-    this.markRefetch = db.prepare(`UPDATE urls SET state = 'pending', priority = -1, attempts = 0 WHERE id = ?`);
-    this.markError = db.prepare(`UPDATE urls SET state = 'error', fetched_at_ms = ?, http_status = ?, error_code = ?, error_reason = ?, committed_at_ms = ? WHERE id = ?`);
-    // fetched_at_ms stays null: a blocked URL was never requested.
-    this.markBlocked = db.prepare(`UPDATE urls SET state = 'blocked', http_status = NULL, error_code = ?, error_reason = ?, robots_line = ?, committed_at_ms = ? WHERE id = ?`);
-    this.load();
+    // In flight left by a dead process: pending again (with `rows`; else the writer did it before this opened).
+    this.rows?.resetInFlight();
+    this.load(db);
   }
 
-  /** Reads counts and pending hosts; URLs left in_flight by a dead process go back to pending. */
-  private load(): void {
-    this.db.prepare(`UPDATE urls SET state = 'pending' WHERE crawl_id = ? AND state = 'in_flight'`).run(this.crawlId);
-    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(this.crawlId) as { state: string; n: number }[];
+  /** Reads counts and pending hosts. */
+  private load(db: ReadableDB | WritableDB): void {
+    const rows = db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(this.crawlId) as { state: string; n: number }[];
     for (const row of rows) {
-      if (row.state === 'pending') this.countsValue.pending = row.n;
+      if (row.state === 'pending' || row.state === 'in_flight') this.countsValue.pending += row.n;
       else if (row.state === 'done') this.countsValue.done = row.n;
       else if (row.state === 'error') this.countsValue.error = row.n;
       else if (row.state === 'blocked') this.countsValue.blocked = row.n;
     }
-    const pendingHosts = this.db.prepare(`SELECT DISTINCT host FROM urls WHERE crawl_id = ? AND state = 'pending'`).pluck().all(this.crawlId) as string[];
+    const pendingHosts = db.prepare(`SELECT DISTINCT host FROM urls WHERE crawl_id = ? AND state = 'pending'`).pluck().all(this.crawlId) as string[];
     for (const host of pendingHosts) this.wake(this.queueFor(host), 0);
   }
 
+  /** The URL-seen test and the queues (with `rows`): new candidates become pending. */
   add(candidates: readonly FrontierCandidate[], nowMs: number): AddResult {
-    const ids: number[] = [];
-    let added = 0;
-    for (const c of candidates) {
-      const known = this.seen.get(c.normalizedKey);
-      if (known !== undefined) {
-        ids.push(known);
-        continue;
-      }
-      const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0);
-      const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
-      this.seen.set(c.normalizedKey, id);
-      ids.push(id);
-      if (info.changes === 0) continue;
-      added += 1;
-      this.countsValue.pending += 1;
-      const queue = this.queueFor(c.host);
-      queue.exhausted = false;
-      this.wake(queue, nowMs);
-    }
-    return { ids, added };
+    const result = this.writer().insert(candidates, nowMs);
+    this.noteAdded(result.addedHosts, nowMs);
+    return { ids: result.ids, added: result.addedHosts.length };
   }
 
+  /** Claims up to `max` URLs (with `rows`: marked in flight at once). */
   claimBatch(max: number, nowMs: number): ClaimedUrl[] {
+    const claimed = this.claimQueued(max, nowMs);
+    this.writer().claimed(
+      claimed.map((url) => url.id),
+      nowMs,
+    );
+    return claimed;
+  }
+
+  /**
+   * Takes up to `max` URLs from the back queues of eligible hosts (host-fair: one per host per heap
+   * pop) without writing; the caller marks them in flight.
+   */
+  claimQueued(max: number, nowMs: number): ClaimedUrl[] {
     const claimed: ClaimedUrl[] = [];
     const postponed: { host: string; atMs: number }[] = [];
     while (claimed.length < max) {
@@ -127,12 +120,16 @@ export class SqliteFrontier {
         continue;
       }
       if (queue.buffer.length === 0 && !queue.exhausted) {
-        queue.buffer = this.refill.all(this.crawlId, top.host) as ClaimedUrl[];
-        queue.exhausted = queue.buffer.length < REFILL_BATCH;
+        // Read past this host's unsettled claims too: their rows may still say pending.
+        const limit = REFILL_BATCH + queue.unsettled;
+        const read = this.refill.all(this.crawlId, top.host, limit) as ClaimedUrl[];
+        queue.exhausted = read.length < limit;
+        queue.buffer = queue.unsettled === 0 ? read : read.filter((url) => !this.unsettled.has(url.id));
       }
       const next = queue.buffer.shift();
       if (!next) continue;
-      this.markInFlight.run(nowMs, next.id);
+      this.unsettled.set(next.id, queue.host);
+      queue.unsettled += 1;
       queue.inFlight += 1;
       this.countsValue.pending -= 1;
       this.countsValue.inFlight += 1;
@@ -157,23 +154,23 @@ export class SqliteFrontier {
 
   /** Records a claimed URL as done. @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
   complete(url: ClaimedUrl, disposition: Disposition, committedAtMs = disposition.nowMs): void {
-    this.markDone.run(disposition.nowMs, disposition.httpStatus ?? null, committedAtMs, url.id);
-    this.countsValue.done += 1;
-    this.release(url, disposition);
+    this.writer().done(url, disposition, committedAtMs);
+    this.noteSettled('done', url, disposition);
+    this.settled([url.id]);
   }
 
   /** Records a claimed URL as failed with `error`. @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
   fail(url: ClaimedUrl, error: UrlError, disposition: Disposition, committedAtMs = disposition.nowMs): void {
-    this.markError.run(disposition.nowMs, disposition.httpStatus ?? null, error.code, error.message, committedAtMs, url.id);
-    this.countsValue.error += 1;
-    this.release(url, disposition);
+    this.writer().failed(url, error, disposition, committedAtMs);
+    this.noteSettled('error', url, disposition);
+    this.settled([url.id]);
   }
 
   /** Records a claimed URL as blocked by robots.txt (never requested). @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
   block(url: ClaimedUrl, reason: UrlError, robotsLine: string | null, disposition: Disposition, committedAtMs = disposition.nowMs): void {
-    this.markBlocked.run(reason.code, reason.message, robotsLine, committedAtMs, url.id);
-    this.countsValue.blocked += 1;
-    this.release(url, disposition);
+    this.writer().blocked(url, reason, robotsLine, committedAtMs);
+    this.noteSettled('blocked', url, disposition);
+    this.settled([url.id]);
   }
 
   /**
@@ -182,22 +179,68 @@ export class SqliteFrontier {
    * @param committedAtMs epoch ms the outcome is written (default: the disposition's)
    */
   requeue(url: ClaimedUrl, disposition: Disposition, reason?: UrlError, committedAtMs = disposition.nowMs): void {
-    this.markPending.run(reason ? `${reason.code}: ${reason.message}` : null, committedAtMs, url.id);
-    this.countsValue.pending += 1;
-    const queue = this.queueFor(url.host);
-    queue.exhausted = false;
-    this.release(url, disposition);
+    this.writer().requeued(url, reason, committedAtMs);
+    this.noteSettled('pending', url, disposition);
+    this.settled([url.id]);
   }
 
   refetch(urlId: number, nowMs: number): RefetchOutcome {
-    const row = this.stateById.get(urlId, this.crawlId) as { state: string; host: string } | undefined;
-    if (!row) return 'not-found';
-    if (row.state === 'pending') return 'already-queued';
-    if (row.state === 'in_flight') return 'in-flight';
-    this.markRefetch.run(urlId);
-    if (row.state === 'done') this.countsValue.done -= 1;
-    else if (row.state === 'error') this.countsValue.error -= 1;
-    else if (row.state === 'blocked') this.countsValue.blocked -= 1;
+    return this.noteRefetched(this.writer().refetch(urlId), nowMs);
+  }
+
+  /** New URLs passed the URL-seen test (one host per new URL): their hosts have work. */
+  noteAdded(addedHosts: readonly string[], nowMs: number): void {
+    for (const host of addedHosts) {
+      this.countsValue.pending += 1;
+      const queue = this.queueFor(host);
+      queue.exhausted = false;
+      this.wake(queue, nowMs);
+    }
+  }
+
+  /**
+   * A claimed URL's outcome, for the counts and its host slot: `pending` is a requeue (the host's
+   * queue reads again). The rows are written by the caller.
+   */
+  noteSettled(state: 'done' | 'error' | 'blocked' | 'pending', url: ClaimedUrl, disposition: Disposition): void {
+    if (state === 'pending') {
+      this.countsValue.pending += 1;
+      this.queueFor(url.host).exhausted = false;
+      this.requeuedHosts.set(url.id, url.host);
+    } else this.countsValue[state] += 1;
+    this.release(url, disposition);
+  }
+
+  /** A redirect first counted done was failed as a loop by the writer. */
+  noteRedirectLoop(): void {
+    this.countsValue.done -= 1;
+    this.countsValue.error += 1;
+  }
+
+  /** The outcomes of these claimed URLs are written: refills may read them again (a requeued one's host at once). */
+  settled(urlIds: readonly number[], nowMs = 0): void {
+    for (const id of urlIds) {
+      const claimedHost = this.unsettled.get(id);
+      if (claimedHost !== undefined) {
+        this.unsettled.delete(id);
+        this.queueFor(claimedHost).unsettled -= 1;
+      }
+      const host = this.requeuedHosts.get(id);
+      if (host === undefined) continue;
+      this.requeuedHosts.delete(id);
+      const queue = this.queueFor(host);
+      queue.exhausted = false;
+      this.wake(queue, nowMs);
+    }
+  }
+
+  /** "Re-fetch now" as the rows answered it: counts and the host's queue follow. */
+  noteRefetched(row: RefetchRow, nowMs: number): RefetchOutcome {
+    if (row === null) return 'not-found';
+    if (!row.queued) return row.previousState === 'pending' ? 'already-queued' : 'in-flight';
+    if (row.previousState === 'done') this.countsValue.done -= 1;
+    else if (row.previousState === 'error') this.countsValue.error -= 1;
+    else if (row.previousState === 'blocked') this.countsValue.blocked -= 1;
     this.countsValue.pending += 1;
     const queue = this.queueFor(row.host);
     // The read-ahead buffer was filled before this URL was pending: read again so it comes first.
@@ -254,10 +297,15 @@ export class SqliteFrontier {
     this.wake(queue, queue.nextEligibleAtMs);
   }
 
+  private writer(): FrontierRows {
+    if (!this.rows) throw new Error('This frontier writes no rows (another thread does): use the note* methods');
+    return this.rows;
+  }
+
   private queueFor(host: string): HostQueue {
     let queue = this.hosts.get(host);
     if (!queue) {
-      queue = { host, delayReason: 'politeness delay', buffer: [], exhausted: false, inFlight: 0, nextEligibleAtMs: 0, inHeap: false };
+      queue = { host, delayReason: 'politeness delay', buffer: [], exhausted: false, inFlight: 0, unsettled: 0, nextEligibleAtMs: 0, inHeap: false };
       this.hosts.set(host, queue);
     }
     return queue;

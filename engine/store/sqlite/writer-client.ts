@@ -1,0 +1,141 @@
+/** The scheduler's side of the store-writer thread: a CrawlRowWriter whose writes run on that thread, in order. */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CrawlStatus } from '../../../shared/types/crawl';
+import type { CommitBatch, CommitResult } from '../ports';
+import type { CrawlRowWriter } from './batch-writer';
+import type { RefetchRow } from './frontier-rows';
+import type { WriterReply, WriterRequest, WriterThreadInit } from './writer-protocol';
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+
+/** Distributes a request without its id (TypeScript's Omit does not distribute over a union). */
+type WriterCall = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * Spawns the writer thread: the bundled `store-writer.js` beside this module when built (CLI
+ * bundle, electron-vite), else the TypeScript source through tsx (tests, runs from source).
+ */
+function spawnWriterThread(init: WriterThreadInit): Worker {
+  const bundled = new URL('./store-writer.js', import.meta.url);
+  if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData: init });
+  const entry = new URL('./writer-thread.ts', import.meta.url).href;
+  return new Worker(new URL('../../worker/tsx-bootstrap.mjs', import.meta.url), { workerData: { ...init, entry } });
+}
+
+/** A failed write as an Error with SQLite's code kept (storage-errors.ts classifies it: DISK_FULL, DB_BUSY…). */
+function writerError(error: { message: string; code: string | null; name: string }): Error {
+  const failure = new Error(error.message) as Error & { code?: string };
+  failure.name = error.name;
+  if (error.code !== null) failure.code = error.code;
+  return failure;
+}
+
+/**
+ * Sends writes to the store-writer thread. Claims are sent without waiting (the thread applies
+ * them before any later write); a claim that fails makes the next awaited write fail with its error.
+ * If the thread dies, every write waiting and every later one fails with WRITER_THREAD_EXITED.
+ */
+export class WriterThreadClient implements CrawlRowWriter {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
+  /** A claim's failure was reported: the run is ending, and later claim failures say nothing new. */
+  private claimFailureReported = false;
+  private readonly worker: Worker;
+  private readonly ready: Promise<void>;
+  private exited = false;
+
+  constructor(init: WriterThreadInit) {
+    this.worker = spawnWriterThread(init);
+    let markReady: () => void = () => undefined;
+    let markFailed: (error: Error) => void = () => undefined;
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      markFailed = reject;
+    });
+    // Awaited by every write; a start failure is reported there, never as an unhandled rejection.
+    this.ready.catch(() => undefined);
+    this.worker.on('message', (reply: WriterReply) => {
+      if (reply.id === 0) {
+        markReady();
+        return;
+      }
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (reply.ok) waiting?.resolve(reply.value);
+      else {
+        const error = writerError(reply.error);
+        if (waiting) waiting.reject(error);
+        else if (!this.claimFailureReported) this.failure ??= error;
+      }
+    });
+    const fail = (error: Error) => {
+      this.exited = true;
+      this.failure ??= error;
+      markFailed(error);
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', (error) => fail(error));
+    this.worker.on('exit', (code) => {
+      const error = new Error(`The store-writer thread exited (code ${code}) before its writes were done`) as Error & { code?: string };
+      error.code = 'WRITER_THREAD_EXITED';
+      fail(error);
+    });
+  }
+
+  claimed(urlIds: readonly number[], nowMs: number): Promise<void> {
+    if (urlIds.length === 0) return Promise.resolve();
+    // Not awaited by the scheduler: a failure surfaces at the next awaited write.
+    void this.send({ op: 'claimed', urlIds: [...urlIds], nowMs }, false);
+    return Promise.resolve();
+  }
+
+  commit(batch: CommitBatch): Promise<CommitResult> {
+    return this.send({ op: 'commit', batch }, true) as Promise<CommitResult>;
+  }
+
+  refetch(urlId: number): Promise<RefetchRow> {
+    return this.send({ op: 'refetch', urlId }, true) as Promise<RefetchRow>;
+  }
+
+  async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
+    await this.send({ op: 'setStatus', status, finishedAtMs }, true);
+  }
+
+  /** Lets the thread finish the writes already sent, then ends it. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    // The thread applies what was sent before this message, replies, then closes.
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ op: 'close' });
+    await exited;
+  }
+
+  private async send(call: WriterCall, awaited: boolean): Promise<unknown> {
+    await this.ready;
+    if (this.failure && awaited) {
+      const failure = this.failure;
+      // A claim's failure is reported once, to the write that learns of it; the writes after it
+      // (the run marking itself interrupted) go through.
+      if (!this.exited) {
+        this.failure = null;
+        this.claimFailureReported = true;
+      }
+      throw failure;
+    }
+    const id = this.nextId++;
+    const request = { ...call, id } as WriterRequest;
+    if (!awaited) {
+      this.pending.delete(id);
+      this.worker.postMessage(request);
+      return undefined;
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+}

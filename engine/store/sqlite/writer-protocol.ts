@@ -1,0 +1,25 @@
+/** Messages between the scheduler's side of the SQLite store and its writer thread (writer-thread.ts). */
+import type { CrawlSettings, CrawlStatus } from '../../../shared/types/crawl';
+import type { CommitBatch } from '../ports';
+
+/** What the writer thread needs to open the crawl's write connection. */
+export interface WriterThreadInit {
+  /** The database file (not `:memory:`: the thread opens its own connection). */
+  file: string;
+  crawlId: number;
+  settings: Pick<CrawlSettings, 'nearDuplicateThreshold'>;
+  /** better-sqlite3's native addon path, when the host process loads its own (Electron). */
+  nativeBinding?: string;
+  /** The TypeScript entry, when the thread runs from source through tsx (tsx-bootstrap.mjs). */
+  entry?: string;
+}
+
+/** One write, with the id its reply carries (ids from 1; 0 is the thread's "ready"). */
+export type WriterRequest =
+  | { id: number; op: 'claimed'; urlIds: number[]; nowMs: number }
+  | { id: number; op: 'commit'; batch: CommitBatch }
+  | { id: number; op: 'refetch'; urlId: number }
+  | { id: number; op: 'setStatus'; status: CrawlStatus; finishedAtMs: number | null };
+
+/** A write's answer: its value, or the error (message and SQLite code, e.g. SQLITE_FULL). */
+export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { message: string; code: string | null; name: string } };

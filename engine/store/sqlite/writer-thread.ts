@@ -1,0 +1,62 @@
+/**
+ * The store-writer thread (worker_threads entry point): owns the crawl's write connection and
+ * applies the scheduler's writes (claims, commit batches, re-fetches, status) in the order they
+ * were sent, each as one transaction, so no fetch and no scheduling decision waits on a commit or
+ * on SQLite's WAL checkpoint (Signal Desktop's pattern: SQL on its own thread). Replies carry the
+ * request's id; a failed write replies with the error's message and SQLite code.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from './connection';
+import { createSqliteRowWriter } from './crawl-stores';
+import type { WriterRequest, WriterReply, WriterThreadInit } from './writer-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('writer-thread must run as a worker thread');
+const init = workerData as WriterThreadInit;
+const db = openDatabase(init.file, { ...(init.nativeBinding ? { nativeBinding: init.nativeBinding } : {}) });
+/**
+ * The writer's page cache, KiB (SQLite's default is 2,000 KiB). Every commit updates B-trees at
+ * random places (the URL-seen test's unique key, links by target, LSH band buckets): with the
+ * default cache most of those pages are read again from the OS for each batch.
+ */
+export const WRITER_CACHE_KIB = 32 * 1024;
+db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
+const writer = createSqliteRowWriter(db, init.crawlId, init.settings);
+
+function reply(message: WriterReply): void {
+  port!.postMessage(message);
+}
+
+async function apply(request: WriterRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'claimed':
+      return writer.claimed(request.urlIds, request.nowMs);
+    case 'commit':
+      return writer.commit(request.batch);
+    case 'refetch':
+      return writer.refetch(request.urlId);
+    case 'setStatus':
+      return writer.setStatus(request.status, request.finishedAtMs);
+    default: {
+      const exhaustive: never = request;
+      throw new Error(`Unknown writer request ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+port.on('message', (message: WriterRequest | { op: 'close' }) => {
+  if (message.op === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
+  // Each write is synchronous inside (better-sqlite3): requests are applied strictly in order.
+  apply(message).then(
+    (value) => reply({ id: message.id, ok: true, value }),
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      reply({ id: message.id, ok: false, error: { message: failure.message, code: (failure as { code?: string }).code ?? null, name: failure.name } });
+    },
+  );
+});
+reply({ id: 0, ok: true, value: 'ready' });
