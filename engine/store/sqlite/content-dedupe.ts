@@ -2,7 +2,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
-import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
+import { BoundedCache } from '../../dedupe/seen-cache';
+import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
+
+/**
+ * Sketches kept in memory for candidate checks: a bucket's members are checked against every new
+ * page that lands in it, so the pages of crowded buckets (shared boilerplate) are read again and
+ * again. 65,536 sketches of 256 bytes, about 24 MiB with the map's overhead.
+ */
+const SKETCH_CACHE = { maxEntries: 65_536, maxBytes: 24 * 1024 * 1024 } as const;
 
 /** How a page's content relates to earlier pages of the crawl. */
 export type ContentVerdict =
@@ -35,6 +43,7 @@ export class ContentDedupe {
   private readonly insertBand: Statement;
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
+  private readonly sketches = new BoundedCache<Uint32Array>({ ...SKETCH_CACHE, sizeOf: (key) => 2 * key.length + MINHASH_SIZE * 4 + 120 });
 
   constructor(
     db: WritableDB,
@@ -45,7 +54,7 @@ export class ContentDedupe {
     this.exactGroup = db.prepare(`SELECT id FROM content_groups WHERE crawl_id = ? AND kind = 'exact' AND fingerprint = ?`).pluck();
     this.insertGroup = db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, ?)`);
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
-    this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT 256`).pluck();
+    this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT ?`).pluck();
     this.insertBand = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES (?, ?, ?, ?)`);
     this.sketchOf = db.prepare(`SELECT minhash FROM pages WHERE url_id = ?`).pluck();
     this.nearGroupOf = db.prepare(
@@ -72,20 +81,22 @@ export class ContentDedupe {
     let best: { urlId: number; similarity: number } | null = null;
     if (content.words >= (this.options.minWordsForNear ?? 20)) {
       const seen = new Set<number>();
-      for (let band = 0; band < buckets.length && seen.size < (this.options.maxCandidates ?? 64); band += 1) {
-        for (const candidate of this.bucketMembers.all(this.crawlId, band, buckets[band], urlId) as number[]) {
+      const maxCandidates = this.options.maxCandidates ?? 64;
+      for (let band = 0; band < buckets.length && seen.size < maxCandidates; band += 1) {
+        for (const candidate of this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, maxCandidates - seen.size) as number[]) {
           if (seen.has(candidate)) continue;
           seen.add(candidate);
-          const similarity = estimatedJaccard(content.minhash, sketchFrom(this.sketchOf.get(candidate) as Buffer | null));
+          const similarity = estimatedJaccard(content.minhash, this.sketch(candidate));
           if (similarity >= this.options.threshold && (!best || similarity > best.similarity)) best = { urlId: candidate, similarity };
         }
       }
     }
     buckets.forEach((bucket, band) => this.insertBand.run(this.crawlId, band, bucket, urlId));
+    this.sketches.set(String(urlId), content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
     if (existing) {
-      const first = sketchFrom(this.sketchOf.get(existing.firstUrlId) as Buffer | null);
+      const first = this.sketch(existing.firstUrlId);
       const similarity = existing.firstUrlId === best.urlId ? best.similarity : estimatedJaccard(content.minhash, first);
       this.insertMember.run(existing.id, urlId, similarity);
       return { kind: 'near', groupId: existing.id, duplicateOf: existing.firstUrlId, similarity };
@@ -94,6 +105,17 @@ export class ContentDedupe {
     this.insertMember.run(groupId, best.urlId, 1);
     this.insertMember.run(groupId, urlId, best.similarity);
     return { kind: 'near', groupId, duplicateOf: best.urlId, similarity: best.similarity };
+  }
+
+  /** A recorded page's sketch: from memory, else its pages row (empty when it has none). */
+  private sketch(urlId: number): Uint32Array {
+    const key = String(urlId);
+    let sketch = this.sketches.get(key);
+    if (sketch === undefined) {
+      sketch = sketchFrom(this.sketchOf.get(urlId) as Buffer | null);
+      this.sketches.set(key, sketch);
+    }
+    return sketch;
   }
 }
 
