@@ -11,6 +11,7 @@ import { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
 import { SqliteFrontier } from './frontier';
 import { RedirectChains } from './redirect-chains';
+import { SqliteRobotsStore } from './robots-store';
 
 /**
  * Opens the ports of crawl `crawlId` on `db` (a read-write handle). Opening the frontier returns
@@ -43,5 +44,5 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     contentIndex: new ContentDedupe(db, crawlId, { threshold: settings.nearDuplicateThreshold }),
     chains: new RedirectChains(db),
   });
-  return { crawlId, frontier, writer };
+  return { crawlId, frontier, writer, robots: new SqliteRobotsStore(db, crawlId) };
 }
