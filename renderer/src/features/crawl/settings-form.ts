@@ -72,10 +72,10 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'timeoutMs', group: 'Fetching', label: 'Timeout (ms)', kind: 'number', flag: '--timeout-ms' },
   { key: 'maxBodyBytes', group: 'Fetching', label: 'Max body size (bytes)', kind: 'number' },
   { key: 'maxRedirects', group: 'Fetching', label: 'Max redirects', kind: 'number' },
-  { key: 'hostOverrides', group: 'Fetching', label: 'Host overrides', kind: 'lines', flag: '--resolve', placeholder: 'host=127.0.0.1:8080 (one per line, like /etc/hosts)' },
+  { key: 'hostOverrides', group: 'Fetching', label: 'Host overrides', kind: 'lines', flag: '--resolve', placeholder: 'host=127.0.0.1:8080 or *.example.test=127.0.0.1:8080 (one per line, like /etc/hosts)' },
   { key: 'closedResolver', group: 'Fetching', label: 'Refuse hosts without an override', kind: 'switch', flag: '--closed' },
   { key: 'nearDuplicateThreshold', group: 'Content', label: 'Near-duplicate similarity (0.5 to 1)', kind: 'number' },
-  { key: 'pageTextChars', group: 'Content', label: 'Page text kept (characters)', kind: 'number' },
+  { key: 'pageTextChars', group: 'Content', label: 'Visible text kept per page (characters, 0 = none)', kind: 'number', flag: '--page-text-chars' },
 ];
 
 /**
