@@ -110,8 +110,8 @@ function overrideLine(override: HostOverride): string {
 }
 
 /**
- * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler), each
- * read by the one `--resolve` parser (shared/url/host-override.ts).
+ * Parses "Host overrides" lines `host=address[:port]` or `*.suffix=address[:port]` (like
+ * /etc/hosts for the crawler), each read by the one `--resolve` parser (shared/url/host-override.ts).
  * @returns the overrides, or a message naming the first bad line
  * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') → [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
  */
