@@ -1,6 +1,7 @@
 // The crawl store contract (store/contract/) against the SQLite stores: an in-memory database per test.
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { frontierStoreContract, type StoreHarness } from '../contract/frontier-store.contract';
+import { robotsStoreContract } from '../contract/robots-store.contract';
 import type { CrawlStores, PolitenessPolicy } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
@@ -26,3 +27,4 @@ function sqliteHarness(): StoreHarness {
 }
 
 frontierStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
+robotsStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
