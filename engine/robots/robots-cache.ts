@@ -11,7 +11,8 @@ import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';
 export const ROBOTS_CACHE_ENTRIES = 20_000;
 /**
  * Estimated bytes of robots.txt rules kept at most (one file is up to 500 KiB of rules): an
- * origin evicted is simply asked for its robots.txt again.
+ * origin evicted is read back from the robots store (RobotsGate.prepare), or asked for its
+ * robots.txt again when the crawl has none.
  */
 export const ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
 
