@@ -59,6 +59,8 @@ describe('crawlbench flags', () => {
     [['--checkpoint-every', '99999999999'], '--checkpoint-every expects a whole number from 1000 to 2147483647'],
     [['--user-agent', 'bot\r\nX-Injected: 1'], '--user-agent must be 1-512 printable characters without CR, LF'],
     [['--user-agent', 'bot\nx'], '--user-agent must be'],
+    [['--page-text-chars', '1000001'], '--page-text-chars expects a whole number from 0 to 1000000, got "1000001"'],
+    [['--page-text-chars', '-1'], '--page-text-chars got "-1"'],
   ])('crawl %j is refused in one line naming the flag, exit 2, no database created', async (flags, expected) => {
     const db = path.join(dir, 'flags.db');
     const run = await cli(['crawl', seed, '--db', db, ...flags]);
@@ -83,6 +85,14 @@ describe('crawlbench flags', () => {
       expect(run.stderr, argv.join(' ')).toMatch(/^crawlbench: INVALID_FLAG: --(max-pages|crawl|port) /);
       expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     }
+  });
+
+  it('--page-text-chars sets how much visible text each page keeps (0: none), and crawl --help says so with the default', async () => {
+    const { crawlSettingsFromFlags } = await import('./commands/crawl');
+    expect(crawlSettingsFromFlags({ 'page-text-chars': '0' })).toEqual({ pageTextChars: 0 });
+    expect(crawlSettingsFromFlags({ 'page-text-chars': '500' })).toEqual({ pageTextChars: 500 });
+    const help = await cli(['crawl', '--help']);
+    expect(help.stdout).toMatch(/--page-text-chars N +characters of each page's visible text kept for duplicate diffs,\n +0 to 1000000 \(default 20000; 0 keeps none/);
   });
 
   it('a missing --db is a one-line error with a code', async () => {

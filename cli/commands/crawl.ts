@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CRAWL_SCOPES, type CrawlSettings } from '../../shared/types/crawl';
-import { validateSetting } from '../../shared/types/crawl-settings';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
@@ -12,7 +12,12 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
        [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
-       [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]`;
+       [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
+
+  --resolve host=ip:port        connect to ip:port for host; '*.example.test=ip:port' maps every host
+                                under example.test (not example.test itself; an exact host wins)
+  --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
+                                ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -48,6 +53,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'timeout-ms': { type: 'string' },
         'ignore-ext': { type: 'string' },
         'max-url-length': { type: 'string' },
+        'page-text-chars': { type: 'string' },
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
@@ -158,6 +164,7 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
     settings.userAgent = checked('userAgent', userAgent, () => `--user-agent must be 1-512 printable characters without CR, LF or other control characters, got ${JSON.stringify(userAgent)}`);
   }
   assign('maxUrlLength', settingFlag('max-url-length', 'maxUrlLength', str('max-url-length')));
+  assign('pageTextChars', settingFlag('page-text-chars', 'pageTextChars', str('page-text-chars')));
   const ignoreExt = str('ignore-ext');
   if (ignoreExt !== undefined) {
     settings.ignoredExtensions = checked('ignoredExtensions', ignoreExt, () => `--ignore-ext expects lowercase extensions without dots separated by |, e.g. "jpg|png|zip", got "${ignoreExt}"`);

@@ -106,4 +106,15 @@ describe('HostResolver', () => {
     await expect(resolver.resolve('nowhere.test')).resolves.toEqual({ address: '10.9.9.9', family: 4 });
     expect(lookup).toHaveBeenCalledTimes(2);
   });
+
+  it('a wildcard override maps every host under its suffix; closed mode still refuses the bare suffix and the rest, unlooked-up', async () => {
+    const lookup = vi.fn<LookupFunction>(async () => ({ address: '10.0.0.1', family: 4 }));
+    const resolver = new HostResolver({ overrides: [{ host: '*.site.test', address: '127.0.0.1', port: 8080 }, { host: 'api.site.test', address: '::1', port: 81 }], closed: true, lookup });
+    await expect(resolver.resolve('a.site.test')).resolves.toEqual({ address: '127.0.0.1', family: 4, port: 8080 });
+    await expect(resolver.resolve('b.c.site.test')).resolves.toEqual({ address: '127.0.0.1', family: 4, port: 8080 });
+    await expect(resolver.resolve('api.site.test')).resolves.toEqual({ address: '::1', family: 6, port: 81 });
+    expect((await rejectionOf(resolver.resolve('site.test'))).code).toBe('HOST_NOT_MAPPED');
+    expect((await rejectionOf(resolver.resolve('other.test'))).code).toBe('HOST_NOT_MAPPED');
+    expect(lookup).not.toHaveBeenCalled();
+  });
 });

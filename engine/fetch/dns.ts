@@ -3,6 +3,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { HostOverride } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
+import { hostOverrideMatcher } from '../../shared/url/host-override';
 import { BoundedCache } from '../dedupe/seen-cache';
 
 /** Where to connect for one host: an IP address and, when the override gives one, a port. */
@@ -17,6 +18,10 @@ export interface ResolvedAddress {
 export type LookupFunction = (hostname: string) => Promise<{ address: string; family: number }>;
 
 export interface HostResolverOptions {
+  /**
+   * Hosts to connect to a given address: exact (`site.test`) or every host under a suffix
+   * (`*.site.test`); an exact entry wins, then the longest suffix (shared/url hostOverrideMatcher).
+   */
   overrides?: readonly HostOverride[];
   /** Refuse every host not in `overrides` without asking DNS (tests, benchmarks, sandboxes). */
   closed?: boolean;
@@ -31,11 +36,12 @@ const DNS_CACHE = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 } as const;
 
 /**
  * The crawler's DNS resolution module (IIR 20.2.2): an override map consulted first (like curl's
- * `--resolve` or /etc/hosts), a closed mode in which unmapped hosts are refused and never looked up,
+ * `--resolve` or /etc/hosts; `*.suffix` entries map every host under a suffix), a closed mode in which unmapped hosts are refused and never looked up,
  * and a TTL cache in front of the system resolver. Failures are per-URL errors, never crashes.
  */
 export class HostResolver {
-  private readonly overrides = new Map<string, HostOverride>();
+  /** The override of a host (exact, else the longest wildcard suffix), or null. */
+  private readonly overrideOf: (hostname: string) => HostOverride | null;
   private readonly closed: boolean;
   private readonly cacheTtlMs: number;
   private readonly lookup: LookupFunction;
@@ -44,7 +50,7 @@ export class HostResolver {
   private readonly cache = new BoundedCache<{ value: ResolvedAddress; expiresAtMs: number }>(DNS_CACHE);
 
   constructor(options: HostResolverOptions = {}) {
-    for (const override of options.overrides ?? []) this.overrides.set(override.host.toLowerCase(), override);
+    this.overrideOf = hostOverrideMatcher(options.overrides ?? []);
     this.closed = options.closed ?? false;
     this.cacheTtlMs = options.cacheTtlMs ?? 300_000;
     this.lookup = options.lookup ?? ((hostname) => dnsLookup(hostname));
@@ -58,7 +64,7 @@ export class HostResolver {
    */
   async resolve(hostname: string): Promise<ResolvedAddress> {
     const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    const override = this.overrides.get(host);
+    const override = this.overrideOf(host);
     if (override) {
       const family = net.isIPv6(override.address) ? 6 : 4;
       return override.port === undefined

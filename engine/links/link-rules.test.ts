@@ -89,6 +89,28 @@ describe('linkParts', () => {
   });
 });
 
+describe('host-not-mapped (closed mode, issue 15 part 6)', () => {
+  const closed = { closedResolver: true, scope: 'any' as const, hostOverrides: [{ host: 'site.test', address: '127.0.0.1' }, { host: '*.mirror.test', address: '127.0.0.1', port: 8080 }] };
+
+  it('refuses a link to a host no override maps, exact or wildcard', () => {
+    expect(test('http://elsewhere.test/', closed)).toBe('host-not-mapped');
+    expect(test('http://mirror.test/', closed)).toBe('host-not-mapped');
+    expect(test('http://site.test/a.html', closed)).toBeNull();
+    expect(test('http://a.mirror.test/a.html', closed)).toBeNull();
+    expect(test('http://WWW.Mirror.Test/a.html', closed)).toBeNull();
+  });
+
+  it('refuses nothing when the resolver is open (DNS decides there)', () => {
+    expect(test('http://elsewhere.test/', { ...closed, closedResolver: false })).toBeNull();
+  });
+
+  it('comes after the scope and domain lists, before the depth limit', () => {
+    expect(test('http://elsewhere.test/', { ...closed, scope: 'host' })).toBe('scope');
+    expect(test('http://elsewhere.test/', { ...closed, excludeDomains: ['elsewhere.test'] })).toBe('exclude-domains');
+    expect(test('http://elsewhere.test/', { ...closed, maxDepth: 1 }, { depth: 2 })).toBe('host-not-mapped');
+  });
+});
+
 describe('extension helpers', () => {
   it('parses the pipe-separated list', () => {
     expect([...parseExtensionList(' JPG|png||.zip ')]).toEqual(['jpg', 'png', 'zip']);

@@ -1,6 +1,7 @@
-/** Seed 004's link rules: every reason a link is refused (protocol, length, query, extension, nofollow, scope, domains, depth). */
+/** Seed 004's link rules: every reason a link is refused (protocol, length, query, extension, nofollow, scope, domains, unmapped host, depth). */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { LinkRuleName } from '../../shared/types/link-rules';
+import { hostOverrideMatcher } from '../../shared/url/host-override';
 import { inScope, type ScopeSeeds } from './scope';
 
 /** The rule names and their order live in shared/types (the renderer shows them in words). */
@@ -98,6 +99,9 @@ export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (l
   const ignored = parseExtensionList(settings.ignoredExtensions);
   const include = new Set(settings.includeDomains.map((d) => d.toLowerCase()));
   const exclude = new Set(settings.excludeDomains.map((d) => d.toLowerCase()));
+  // Closed mode: a host no override maps would fail HOST_NOT_MAPPED at fetch time; refuse it here,
+  // with the resolver's own matcher, so it is counted as a refusal, not queued and failed.
+  const overrideOf = settings.closedResolver ? hostOverrideMatcher(settings.hostOverrides) : null;
   return (link) => {
     if (!protocols.has(link.url.protocol)) return 'protocol';
     if (link.raw.length > settings.maxUrlLength) return 'url-length';
@@ -108,6 +112,7 @@ export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (l
     const domain = link.registrableDomain ?? link.url.hostname;
     if (include.size > 0 && !include.has(domain)) return 'include-domains';
     if (exclude.has(domain)) return 'exclude-domains';
+    if (overrideOf !== null && overrideOf(link.url.hostname) === null) return 'host-not-mapped';
     if (settings.maxDepth > 0 && link.depth > settings.maxDepth) return 'max-depth';
     return null;
   };

@@ -86,3 +86,42 @@ describe('RobotsCache memory (issue 9, defect 3)', () => {
     expect(c.decide('http://h0.test/x/y/z', 1)).toEqual({ kind: 'fetch', robotsUrl: 'http://h0.test/robots.txt' });
   });
 });
+
+describe('RobotsCache with a robots store (issue 15: kept across runs)', () => {
+  it('record returns what to store for 2xx and 4xx, nothing for a 5xx or an unreachable host', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    expect(c.record(robots(200, '\ufeffUser-agent: *\nDisallow: /p'), 50)).toEqual({ origin: 'http://a.test', status: 200, errorCode: null, body: 'User-agent: *\nDisallow: /p', fetchedAtMs: 50, expiresAtMs: 1_050 });
+    expect(c.record(robots(404, 'not here'), 60)).toEqual({ origin: 'http://a.test', status: 404, errorCode: null, body: '', fetchedAtMs: 60, expiresAtMs: 1_060 });
+    expect(c.record(robots(503), 70)).toBeNull();
+    expect(c.record(robots(null), 80)).toBeNull();
+  });
+
+  it('a restored entry decides URLs with no fetch until its expiry, then robots.txt is asked again', () => {
+    const c = cache();
+    expect(c.misses('http://a.test')).toBe(true);
+    c.restore({ origin: 'http://a.test', status: 200, errorCode: null, body: 'User-agent: *\nDisallow: /private/', fetchedAtMs: 0, expiresAtMs: 1_000 }, 10);
+    expect(c.misses('http://a.test')).toBe(false);
+    expect(c.decide('http://a.test/private/x', 500)).toEqual({ kind: 'disallowed', robotsLine: '2: Disallow: /private/' });
+    expect(c.decide('http://a.test/ok', 500)).toEqual({ kind: 'allowed', crawlDelayMs: 0 });
+    expect(c.decide('http://a.test/ok', 1_000)).toEqual({ kind: 'fetch', robotsUrl: 'http://a.test/robots.txt' });
+  });
+
+  it('a restored 4xx or redirect failure allows everything; an expired entry, or one past this crawl\'s shorter TTL, is ignored', () => {
+    const c = cache();
+    c.restore({ origin: 'http://a.test', status: null, errorCode: 'REDIRECT_LOOP', body: '', fetchedAtMs: 0, expiresAtMs: 1_000 }, 10);
+    expect(c.decide('http://a.test/x', 20)).toEqual({ kind: 'allowed', crawlDelayMs: 0 });
+    c.restore({ origin: 'http://b.test', status: 200, errorCode: null, body: 'User-agent: *\nDisallow: /', fetchedAtMs: 0, expiresAtMs: 100 }, 100);
+    expect(c.misses('http://b.test')).toBe(true);
+    // Stored for 24 h, but this crawl now trusts robots.txt for 1 s (ttlMs 1 000).
+    c.restore({ origin: 'http://c.test', status: 200, errorCode: null, body: 'User-agent: *\nDisallow: /', fetchedAtMs: 0, expiresAtMs: 86_400_000 }, 1_000);
+    expect(c.misses('http://c.test')).toBe(true);
+  });
+
+  it('a restore never overrides what this run already knows of the origin', () => {
+    const c = cache();
+    c.decide('http://a.test/x', 0);
+    c.restore({ origin: 'http://a.test', status: 200, errorCode: null, body: 'User-agent: *\nDisallow: /', fetchedAtMs: 0, expiresAtMs: 1_000 }, 0);
+    expect(c.decide('http://a.test/y', 1)).toEqual({ kind: 'wait' });
+  });
+});

@@ -2,16 +2,17 @@
 import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import { ROBOTS_REDIRECT_FAILURES } from '../fetch/redirects';
-import type { HostWaitReason } from '../store/ports';
+import type { HostWaitReason, StoredRobots } from '../store/ports';
 import type { RobotsResult } from '../worker/protocol';
-import { RobotsTxt } from './robots';
+import { RobotsTxt, robotsSourceText } from './robots';
 import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';
 
 /** Origins whose robots.txt state is kept at most. */
 export const ROBOTS_CACHE_ENTRIES = 20_000;
 /**
  * Estimated bytes of robots.txt rules kept at most (one file is up to 500 KiB of rules): an
- * origin evicted is simply asked for its robots.txt again.
+ * origin evicted is read back from the robots store (RobotsGate.prepare), or asked for its
+ * robots.txt again when the crawl has none.
  */
 export const ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -106,21 +107,52 @@ export class RobotsCache {
     }
   }
 
-  /** Records a robots.txt fetch for its origin. */
-  record(result: RobotsResult, nowMs: number): void {
+  /**
+   * Records a robots.txt fetch for its origin.
+   * @returns what to keep in the robots store when the answer decides rules (2xx, 4xx, a redirect
+   *   failure: ready until `nowMs + ttlMs`); null when it is retried (5xx, unreachable), as those
+   *   are not cached past this crawl's retries (RFC 9309 §2.4: "unless unreachable")
+   */
+  record(result: RobotsResult, nowMs: number): StoredRobots | null {
     const { origin } = new URL(result.url);
     const previous = this.origins.get(origin);
     const failures = previous && previous.state !== 'ready' ? previous.failures : 0;
+    const expiresAtMs = nowMs + this.options.ttlMs;
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      this.origins.set(origin, { state: 'ready', rules: new RobotsTxt(result.url, result.text), expiresAtMs: nowMs + this.options.ttlMs });
-    } else if ((result.status !== null && result.status >= 400 && result.status < 500) || (result.error !== null && ROBOTS_REDIRECT_FAILURES.has(result.error.code))) {
-      this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs: nowMs + this.options.ttlMs });
-    } else {
-      const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };
-      const delay = (this.options.retryDelayMs ?? DEFAULT_CRAWL_SETTINGS.robotsRetryDelayMs) * 2 ** failures;
-      const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
-      this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
+      const body = robotsSourceText(result.text);
+      this.origins.set(origin, { state: 'ready', rules: new RobotsTxt(result.url, result.text), expiresAtMs });
+      return { origin, status: result.status, errorCode: null, body, fetchedAtMs: nowMs, expiresAtMs };
     }
+    if ((result.status !== null && result.status >= 400 && result.status < 500) || (result.error !== null && ROBOTS_REDIRECT_FAILURES.has(result.error.code))) {
+      this.origins.set(origin, { state: 'ready', rules: null, expiresAtMs });
+      return { origin, status: result.status, errorCode: result.error?.code ?? null, body: '', fetchedAtMs: nowMs, expiresAtMs };
+    }
+    const error = result.error ?? { code: `ROBOTS_HTTP_${result.status}`, message: `robots.txt answered HTTP ${result.status}` };
+    const delay = (this.options.retryDelayMs ?? DEFAULT_CRAWL_SETTINGS.robotsRetryDelayMs) * 2 ** failures;
+    const given = UNREACHABLE_HOST.has(error.code) ? (this.options.maxFailures ?? 4) : failures + 1;
+    this.origins.set(origin, { state: 'failed', failures: given, retryAtMs: nowMs + delay, error });
+    return null;
+  }
+
+  /**
+   * True when nothing is known of `origin` (never asked in this run, or evicted): the robots
+   * store may know it. An origin being fetched, retried or ready (even expired) is known.
+   */
+  misses(origin: string): boolean {
+    return this.origins.get(origin) === undefined;
+  }
+
+  /**
+   * Takes back a robots.txt a store kept (as {@link record} returned it), unless this run already
+   * knows the origin. It stays ready until its stored expiry, or `fetchedAtMs + ttlMs` when this
+   * crawl's TTL is shorter now; an entry expired by then is ignored (the origin is asked again).
+   */
+  restore(entry: StoredRobots, nowMs: number): void {
+    if (!this.misses(entry.origin)) return;
+    const expiresAtMs = Math.min(entry.expiresAtMs, entry.fetchedAtMs + this.options.ttlMs);
+    if (expiresAtMs <= nowMs) return;
+    const hasRules = entry.status !== null && entry.status >= 200 && entry.status < 300;
+    this.origins.set(entry.origin, { state: 'ready', rules: hasRules ? new RobotsTxt(`${entry.origin}/robots.txt`, entry.body) : null, expiresAtMs });
   }
 
   /** Estimated bytes of the robots.txt state held (at most ROBOTS_CACHE_BYTES). */

@@ -62,11 +62,19 @@ export function normalizeRobotsPath(path: string): string {
   return decodeUnreservedEscapes(uppercasePercentEscapes(percentEncode(path, EncodeSet.c0Control)));
 }
 
-/** Rewrites robots.txt lines so the group reader sees product tokens and normalized paths. */
-function prepareRobotsText(text: string): string {
-  let body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.length > ROBOTS_PARSE_LIMIT_BYTES) body = body.slice(0, ROBOTS_PARSE_LIMIT_BYTES);
-  return body
+/**
+ * The part of a robots.txt that is read: a UTF-8 byte order mark skipped, cut at
+ * ROBOTS_PARSE_LIMIT_BYTES characters (RFC 9309 §2.5). What the cache quotes and stores.
+ * @example robotsSourceText('\ufeffUser-agent: *') → 'User-agent: *'
+ */
+export function robotsSourceText(text: string): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body.length > ROBOTS_PARSE_LIMIT_BYTES ? body.slice(0, ROBOTS_PARSE_LIMIT_BYTES) : body;
+}
+
+/** Rewrites robots.txt lines (already {@link robotsSourceText}) so the group reader sees product tokens and normalized paths. */
+function prepareRobotsText(source: string): string {
+  return source
     .split(/\r\n|\r|\n/)
     .map((line) => {
       const hash = line.indexOf('#');
@@ -93,10 +101,10 @@ export class RobotsTxt {
    */
   constructor(robotsUrl: string, text: string) {
     this.origin = new URL(robotsUrl).origin;
-    const prepared = prepareRobotsText(text);
-    this.parsed = new RobotsGroups(prepared);
     // The file as written (within the parse limit), to quote the rule that decided a URL.
-    this.source = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).slice(0, ROBOTS_PARSE_LIMIT_BYTES);
+    this.source = robotsSourceText(text);
+    const prepared = prepareRobotsText(this.source);
+    this.parsed = new RobotsGroups(prepared);
     const starts = [0];
     const breaks = /\r\n|\r|\n/g;
     for (let match = breaks.exec(this.source); match !== null; match = breaks.exec(this.source)) starts.push(match.index + match[0].length);

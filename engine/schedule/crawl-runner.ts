@@ -101,6 +101,7 @@ export class CrawlRunner {
       },
       countRefusal,
       dispatchRobots: (urlId, robotsUrl) => this.pool!.dispatch({ urlId, url: robotsUrl, purpose: 'robots' }),
+      ...(stores.robots ? { store: stores.robots, onStoreError: (error: Error) => void this.abort(error) } : {}),
     });
     this.links = new LinkPipeline({ settings, seeds: options.seeds, identify: options.identify, countRefusal });
     this.committer = new ResultCommitter({

@@ -6,7 +6,7 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { crawlDelayCache } from '../links/link-budget';
 import { RobotsCache } from '../robots/robots-cache';
-import type { ClaimedUrl, FrontierStore, HostWaitReason, UrlOutcome } from '../store/ports';
+import type { ClaimedUrl, FrontierStore, HostWaitReason, RobotsStore, UrlOutcome } from '../store/ports';
 import type { RobotsResult } from '../worker/protocol';
 
 /** What the gate needs of the crawl. */
@@ -18,6 +18,13 @@ export interface RobotsGateOptions {
   countRefusal(rule: string): void;
   /** Dispatches a robots.txt fetch for `urlId`'s origin. @returns the task's sequence number */
   dispatchRobots(urlId: number, robotsUrl: string): number;
+  /**
+   * The backing tier of the robots.txt cache: asked on a cache miss before any fetch, given every
+   * robots.txt that decides rules. Absent: robots.txt lives in memory only.
+   */
+  store?: RobotsStore;
+  /** A robots store write failed (the crawl cannot keep its promises about what is stored): abort the run. */
+  onStoreError?(error: Error): void;
 }
 
 /** A URL cleared by robots, eligible at `atMs` (epoch ms: its host's politeness delay). */
@@ -53,6 +60,25 @@ export class RobotsGate {
   /** Why `host` waits on robots.txt (pending, or unavailable and retried), or null. */
   waitingReason(host: string): HostWaitReason | null {
     return this.robots?.waitingReason(`http://${host}`) ?? this.robots?.waitingReason(`https://${host}`) ?? null;
+  }
+
+  /**
+   * Loads from the robots store the robots.txt of every origin among `urls` this run does not
+   * know yet (one store call for the batch), so {@link admit} asks for a fetch only when neither
+   * memory nor the store has it within its TTL (RFC 9309 §2.4). Call it before admitting a claim.
+   * @throws the store's error when the read fails
+   */
+  async prepare(urls: readonly ClaimedUrl[], nowMs: number): Promise<void> {
+    const { store } = this.options;
+    const robots = this.robots;
+    if (!store || !robots || urls.length === 0) return;
+    const origins = new Set<string>();
+    for (const url of urls) {
+      const { origin } = new URL(url.url);
+      if (robots.misses(origin)) origins.add(origin);
+    }
+    if (origins.size === 0) return;
+    for (const entry of await store.load([...origins], nowMs)) robots.restore(entry, nowMs);
   }
 
   /**
@@ -94,7 +120,11 @@ export class RobotsGate {
     const origin = this.robotsTasks.get(seq);
     this.robotsTasks.delete(seq);
     if (!origin || !this.robots) return [];
-    this.robots.record(result, nowMs);
+    const stored = this.robots.record(result, nowMs);
+    const { store, onStoreError } = this.options;
+    if (stored && store) {
+      store.save(stored).catch((error: unknown) => onStoreError?.(error instanceof Error ? error : new Error(String(error))));
+    }
     const held = this.held.get(origin) ?? [];
     this.held.delete(origin);
     const politeAt = nowMs + this.options.frontier.politenessDelayMs(result.fetchMs);

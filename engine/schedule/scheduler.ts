@@ -180,6 +180,7 @@ export class Scheduler {
       if (next === null || next > now) break;
       const claimed = await frontier.claimBatch(room - used, now);
       if (claimed.length === 0 && frontier.nextEligibleAtMs() === next) break;
+      await gate.prepare(claimed, now);
       for (const url of claimed) {
         if (!gate.admit(url, now)) continue;
         if (gate.clears(url)) {

@@ -361,4 +361,43 @@ export interface CrawlStores {
    * released). Call once, when the run is over; nothing may be written after.
    */
   close(): Promise<void>;
+  /** Where fetched robots.txt files outlive the run; absent: kept in memory only, asked again on resume. */
+  robots?: RobotsStore;
+}
+
+/**
+ * A robots.txt as fetched for one origin of a crawl, kept so a resumed crawl does not ask again
+ * within its cache lifetime (RFC 9309 §2.4). Only answers that decide rules are kept: a 2xx with
+ * its body, a 4xx, or a redirect failure that counts as "unavailable" (no rules); a 5xx or an
+ * unreachable host is not (it is asked again, §2.3.1.4).
+ */
+export interface StoredRobots {
+  /** `scheme://host[:port]`, as `new URL(url).origin` spells it. */
+  origin: string;
+  /** The HTTP status of the answer; null when the fetch ended in `errorCode` (a redirect failure). */
+  status: number | null;
+  /** The error that made robots.txt "unavailable" (ROBOTS_REDIRECT_FAILURES), or null. */
+  errorCode: string | null;
+  /** The body as decoded text, at most ROBOTS_PARSE_LIMIT_BYTES characters ('' for a 4xx). */
+  body: string;
+  /** When it was fetched, epoch ms. */
+  fetchedAtMs: number;
+  /** When it must be fetched again, epoch ms (fetchedAtMs + the crawl's robotsCacheTtlMs). */
+  expiresAtMs: number;
+}
+
+/**
+ * The backing tier of the robots.txt cache (engine/robots/robots-cache.ts keeps a byte-bounded
+ * set in memory; this keeps every origin of the crawl). Writes are their own small statement,
+ * not part of a CommitBatch: a robots.txt belongs to an origin, not to any URL's outcome, and one
+ * lost in a crash costs only one more fetch.
+ */
+export interface RobotsStore {
+  /**
+   * The stored entries of `origins` still valid at `nowMs` (expiresAtMs > nowMs), one round trip
+   * for the batch; an origin with none (never stored, or expired) is absent from the answer.
+   */
+  load(origins: readonly string[], nowMs: number): Promise<StoredRobots[]>;
+  /** Stores `entry`, replacing the origin's earlier one. @throws a storage error (DISK_FULL, …) */
+  save(entry: StoredRobots): Promise<void>;
 }

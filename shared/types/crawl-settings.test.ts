@@ -13,6 +13,9 @@ describe('crawl settings schemas', () => {
     expect(validateSetting('ignoredExtensions', 'pdf||zip')).toEqual({ ok: false, error: { code: 'INVALID_SETTINGS', message: 'lowercase letters and digits separated by |' } });
     expect(validateSetting('threads', 8)).toEqual({ ok: true, value: 8 });
     expect(validateSetting('hostOverrides', [{ host: 'a.test', address: 'example.com' }]).ok).toBe(false);
+    // Wildcards: `*` only as the whole first label (the same check as --resolve and the form).
+    expect(validateSetting('hostOverrides', [{ host: '*.a.test', address: '127.0.0.1', port: 8080 }]).ok).toBe(true);
+    expect(validateSetting('hostOverrides', [{ host: 'a.*.test', address: '127.0.0.1' }])).toEqual({ ok: false, error: { code: 'INVALID_SETTINGS', message: '"*" may only be the whole first label, as in *.example.test' } });
   });
 
   it('settingFromText reads decimal digits (a fraction only where the setting is fractional)', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_DOMAIN_LIST, MAX_HOST_CHARS } from '../ipc/limits';
-import { isIpAddress, OVERRIDE_HOST } from '../url/host-override';
+import { isIpAddress, overrideHostProblem } from '../url/host-override';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
@@ -47,7 +47,10 @@ export function hasControlCharacters(text: string): boolean {
 /** One resolver override as the crawler keeps it (the shape shared/url/host-override.ts parses). */
 export const hostOverrideSchema: z.ZodType<HostOverride> = z
   .object({
-    host: z.string().regex(OVERRIDE_HOST, 'a host of 1-253 characters without "=" or spaces'),
+    host: z.string().superRefine((host, context) => {
+      const problem = overrideHostProblem(host);
+      if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+    }),
     address: z.string().max(64).refine(isIpAddress, 'an IPv4 or IPv6 address'),
     port: whole(1, 65_535).optional(),
   })
@@ -83,8 +86,8 @@ const SPECS = {
   timeoutMs: { schema: whole(100, 600_000), unit: 'ms', description: 'Whole-request timeout of one fetch (connect + headers + body).' },
   maxBodyBytes: { schema: whole(1024, 1024 * 1024 * 1024), unit: 'bytes', description: 'Bodies are cut at this size and recorded as truncated.' },
   maxRedirects: { schema: whole(0, 50), unit: 'count', description: 'Consecutive redirects a URL may be reached through (robots.txt follows at least 5).' },
-  hostOverrides: { schema: z.array(hostOverrideSchema).max(1000), unit: 'list', description: 'Resolver overrides (--resolve host=ip:port) applied to every request.' },
-  closedResolver: { schema: z.boolean(), unit: 'boolean', description: 'Refuse every host not in hostOverrides without looking it up.' },
+  hostOverrides: { schema: z.array(hostOverrideSchema).max(1000), unit: 'list', description: 'Resolver overrides (--resolve host=ip:port, or *.suffix=ip:port for every host under suffix) applied to every request.' },
+  closedResolver: { schema: z.boolean(), unit: 'boolean', description: 'Refuse every host not in hostOverrides without looking it up (links to them are refused as host-not-mapped).' },
   robotsCacheTtlMs: { schema: whole(0, 30 * 24 * 3_600_000), unit: 'ms', description: 'How long a fetched robots.txt is trusted (RFC 9309 §2.4 suggests at most 24 h).' },
   robotsRetryDelayMs: { schema: whole(0, 3_600_000), unit: 'ms', description: 'First wait before asking again for a robots.txt that answered 5xx or not at all; doubles per failure.' },
   maxCrawlDelayMs: { schema: whole(0, 3_600_000), unit: 'ms', description: 'A robots.txt Crawl-delay longer than this is capped to it.' },

@@ -60,7 +60,7 @@ export const CRAWL_ERROR_CODES = {
   NOT_A_CRAWL_DB: { class: 'stop-crawl', advice: 'The file is not a Crawlbench database: give a new file name, or one made by crawlbench crawl.' },
   SCHEMA_TOO_NEW: { class: 'stop-crawl', advice: 'The database comes from a newer Crawlbench: open it with that version.' },
   // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
-  INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] with an IP address: fix it, and the crawl starts.' },
+  INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] (or *.suffix=address[:port]) with an IP address: fix it, and the crawl starts.' },
   INVALID_SEED: { class: 'stop-crawl', advice: 'A seed is not an absolute http(s) URL: fix it, and the crawl starts.' },
   CRAWL_NOT_RUNNING: { class: 'stop-crawl', advice: 'The crawl is not running, so nothing would fetch the URL: resume the crawl, then try again.' },
   CRAWL_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawl with that id in this database: list them (the Crawls view, or crawlbench export).' },

@@ -7,7 +7,8 @@
 /**
  * Why a link was not followed. Seed 004's rules (protocol, address length, query strings, file
  * extension, robots nofollow, hostname / whole-site scope), IIR 20.2's domain URL filter
- * (include / exclude lists), the depth limit, and links that are not URLs at all.
+ * (include / exclude lists), a host the closed resolver would refuse (`host-not-mapped`: not in
+ * the host overrides, so never fetched), the depth limit, and links that are not URLs at all.
  */
 export type LinkRuleName =
   | 'invalid-url'
@@ -19,6 +20,7 @@ export type LinkRuleName =
   | 'scope'
   | 'include-domains'
   | 'exclude-domains'
+  | 'host-not-mapped'
   | 'max-depth'
   | 'max-links-per-page';
 
@@ -37,6 +39,7 @@ export const LINK_RULES: readonly LinkRuleName[] = [
   'scope',
   'include-domains',
   'exclude-domains',
+  'host-not-mapped',
   'max-depth',
   'max-links-per-page',
 ];
@@ -52,6 +55,7 @@ export const LINK_RULE_LABELS: Readonly<Record<LinkRuleName, string>> = {
   scope: 'outside the crawl scope',
   'include-domains': 'domain not on the include list',
   'exclude-domains': 'domain on the exclude list',
+  'host-not-mapped': 'host not in the host overrides (closed mode)',
   'max-depth': 'deeper than the depth limit',
   'max-links-per-page': 'past the per-page link limit',
 };

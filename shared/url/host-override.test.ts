@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodedError } from '../types/result';
-import { isIpAddress, parseHostOverride, readHostOverride } from './host-override';
+import { hostOverrideMatcher, isIpAddress, overrideHostProblem, parseHostOverride, readHostOverride } from './host-override';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -89,5 +89,57 @@ describe('isIpAddress', () => {
     ['', false],
   ])('%j → %s', (text, expected) => {
     expect(isIpAddress(text)).toBe(expected);
+  });
+});
+
+describe('wildcard host overrides (issue 15 part 6)', () => {
+  it('reads *.suffix=address[:port], lowercased', () => {
+    expect(readHostOverride('*.Site.Test=127.0.0.1:8080')).toEqual({ ok: true, value: { host: '*.site.test', address: '127.0.0.1', port: 8080 } });
+    expect(parseHostOverride('*.test=[::1]')).toEqual({ host: '*.test', address: '::1' });
+  });
+
+  it.each(['*=127.0.0.1', '*.=127.0.0.1', '*example.test=127.0.0.1', 'a.*.test=127.0.0.1', '*.*.test=127.0.0.1', '**.test=127.0.0.1', '*..test=127.0.0.1', 'a*=127.0.0.1'])(
+    '%s is refused with INVALID_RESOLVE saying where "*" may go',
+    (value) => {
+      expect(readHostOverride(value)).toEqual({ ok: false, error: { code: 'INVALID_RESOLVE', message: `"${value}": "*" may only be the whole first label, as in *.example.test` } });
+      expect(() => parseHostOverride(value)).toThrow(/Invalid --resolve .*"\*" may only be the whole first label/);
+    },
+  );
+
+  it('overrideHostProblem is the one host check (also behind the settings schema)', () => {
+    expect(overrideHostProblem('*.example.test')).toBeNull();
+    expect(overrideHostProblem('example.test')).toBeNull();
+    expect(overrideHostProblem('a b')).toBe('a host of 1-253 characters without "=" or spaces');
+    expect(overrideHostProblem('x.*')).toBe('"*" may only be the whole first label, as in *.example.test');
+  });
+
+  const a = { host: '*.example.test', address: '127.0.0.1', port: 1 };
+  const b = { host: '*.deep.example.test', address: '127.0.0.2', port: 2 };
+  const exact = { host: 'www.deep.example.test', address: '127.0.0.3', port: 3 };
+  const match = hostOverrideMatcher([a, b, exact]);
+
+  it('maps every host under the suffix at any depth, not the bare suffix', () => {
+    expect(match('www.example.test')).toBe(a);
+    expect(match('x.y.example.test')).toBe(a);
+    expect(match('example.test')).toBeNull();
+    expect(match('notexample.test')).toBeNull();
+    expect(match('example.test.evil')).toBeNull();
+  });
+
+  it('an exact entry wins over wildcards, and the longest suffix wins among wildcards, whatever the order given', () => {
+    expect(match('www.deep.example.test')).toBe(exact);
+    expect(match('other.deep.example.test')).toBe(b);
+    expect(match('deep.example.test')).toBe(a);
+    expect(hostOverrideMatcher([exact, b, a])('other.deep.example.test')).toBe(b);
+    // The bare suffix only when given too.
+    const bare = { host: 'example.test', address: '127.0.0.9' };
+    expect(hostOverrideMatcher([a, bare])('example.test')).toBe(bare);
+  });
+
+  it('matches case-insensitively, and IPv6 literals with or without brackets', () => {
+    expect(match('WWW.Example.TEST')).toBe(a);
+    const v6 = { host: '::1', address: '127.0.0.1' };
+    expect(hostOverrideMatcher([v6])('[::1]')).toBe(v6);
+    expect(hostOverrideMatcher([])('a.test')).toBeNull();
   });
 });

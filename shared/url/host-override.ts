@@ -17,6 +17,58 @@ const OVERRIDE = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s[\]]+)(?::(\d{1,5}))?$/;
 /** A host name an override may name: 1-253 characters, no `=` or whitespace. */
 export const OVERRIDE_HOST = /^[^=\s]{1,253}$/;
 
+/** `*.` then a suffix of at least one label, with no other `*`: the one wildcard shape. */
+const WILDCARD_HOST = /^\*\.[^*.=\s][^*=\s]*$/;
+
+/**
+ * Why `host` cannot be an override's host, or null when it can: an exact host (1-253 characters
+ * without `=` or whitespace, no `*`), or a wildcard `*.suffix` where `*` is the whole first label.
+ * The one check behind the `--resolve` parser, the form and the settings schema.
+ * @example overrideHostProblem('*.example.test') → null
+ * @example overrideHostProblem('a.*.test') → '"*" may only be the whole first label, as in *.example.test'
+ */
+export function overrideHostProblem(host: string): string | null {
+  if (!OVERRIDE_HOST.test(host)) return 'a host of 1-253 characters without "=" or spaces';
+  if (host.includes('*') && !WILDCARD_HOST.test(host)) return '"*" may only be the whole first label, as in *.example.test';
+  return null;
+}
+
+/** Lowercase, IPv6 brackets dropped: the form hosts are matched in (URL.hostname brackets IPv6). */
+function matchableHost(host: string): string {
+  return host.toLowerCase().replace(/^\[|\]$/g, '');
+}
+
+/**
+ * Compiles overrides into the one matcher the resolver and the `host-not-mapped` link rule share.
+ * An exact entry wins over any wildcard; among wildcards the longest suffix wins; `*.example.test`
+ * maps every host under example.test, at any depth, but not example.test itself. Cost per host:
+ * one exact probe plus one probe per label.
+ * @returns host → its override, or null when none maps it
+ * @example hostOverrideMatcher([{ host: '*.example.test', address: '127.0.0.1', port: 8080 }])('a.b.example.test') → { host: '*.example.test', address: '127.0.0.1', port: 8080 }
+ * @example hostOverrideMatcher([{ host: '*.example.test', address: '127.0.0.1' }])('example.test') → null
+ */
+export function hostOverrideMatcher(overrides: readonly HostOverride[]): (hostname: string) => HostOverride | null {
+  const exact = new Map<string, HostOverride>();
+  const bySuffix = new Map<string, HostOverride>();
+  for (const override of overrides) {
+    const host = matchableHost(override.host);
+    if (host.startsWith('*.')) bySuffix.set(host.slice(2), override);
+    else exact.set(host, override);
+  }
+  return (hostname) => {
+    const host = matchableHost(hostname);
+    const found = exact.get(host);
+    if (found) return found;
+    if (bySuffix.size === 0) return null;
+    // Suffixes from the longest (drop the first label) to the shortest.
+    for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
+      const wildcard = bySuffix.get(host.slice(dot + 1));
+      if (wildcard) return wildcard;
+    }
+    return null;
+  };
+}
+
 /**
  * True when `text` is an IP address the resolver can connect to: IPv4 dotted decimal or IPv6
  * (RFC 4291 text form, no brackets, no zone).
@@ -33,11 +85,14 @@ export function isIpAddress(text: string): boolean {
 
 /**
  * Reads one override, `host=address[:port]` (surrounding whitespace ignored; the host lowercased;
- * an IPv6 address in brackets, which are dropped).
+ * an IPv6 address in brackets, which are dropped). The host may be a wildcard `*.suffix` (see
+ * {@link hostOverrideMatcher}).
  * @returns the override, or INVALID_RESOLVE with a message quoting the value:
- *   `"x" is not host=address[:port]` or `"x": port must be 1-65535`
+ *   `"x" is not host=address[:port]`, `"x": port must be 1-65535` or
+ *   `"a.*.test=…": "*" may only be the whole first label, as in *.example.test`
  * @example readHostOverride('Docs.Python.Test=127.0.0.1:8080') // ok: { host: 'docs.python.test', address: '127.0.0.1', port: 8080 }
  * @example readHostOverride('a.test=[::1]:81') // ok: { host: 'a.test', address: '::1', port: 81 }
+ * @example readHostOverride('*.site.test=127.0.0.1:8080') // ok: { host: '*.site.test', address: '127.0.0.1', port: 8080 }
  * @example readHostOverride('a.test=example.com') // error: '"a.test=example.com" is not host=address[:port]'
  */
 export function readHostOverride(text: string): Result<HostOverride> {
@@ -47,6 +102,8 @@ export function readHostOverride(text: string): Result<HostOverride> {
   const address = match?.[2]!.replace(/^\[|\]$/g, '');
   if (!match || address === undefined || !isIpAddress(address) || !OVERRIDE_HOST.test(match[1]!)) return invalid(`"${value}" is not host=address[:port]`);
   const host = match[1]!.toLowerCase();
+  const problem = overrideHostProblem(host);
+  if (problem !== null) return invalid(`"${value}": ${problem}`);
   if (match[3] === undefined) return { ok: true, value: { host, address } };
   const port = Number(match[3]);
   if (port < 1 || port > 65_535) return invalid(`"${value}": port must be 1-65535`);
@@ -61,6 +118,6 @@ export function readHostOverride(text: string): Result<HostOverride> {
  */
 export function parseHostOverride(value: string): HostOverride {
   const read = readHostOverride(value);
-  if (!read.ok) throw new CodedError('INVALID_RESOLVE', `Invalid --resolve ${read.error.message}: expected host=address[:port], e.g. docs.python.test=127.0.0.1:8080`);
+  if (!read.ok) throw new CodedError('INVALID_RESOLVE', `Invalid --resolve ${read.error.message}: expected host=address[:port] or *.suffix=address[:port], e.g. docs.python.test=127.0.0.1:8080`);
   return read.value;
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { frontierStoreContract, type StoreHarness } from '../contract/frontier-store.contract';
+import { robotsStoreContract } from '../contract/robots-store.contract';
 import type { CrawlStores, PolitenessPolicy } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
@@ -29,6 +30,7 @@ function sqliteHarness(): StoreHarness {
 }
 
 frontierStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
+robotsStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
 
 /** The same stores with their writes on the store-writer thread: a database file in a temp folder. */
 function writerThreadHarness(): StoreHarness {

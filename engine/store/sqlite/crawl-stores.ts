@@ -15,6 +15,7 @@ import type { WritableDB } from './database';
 import { SqliteFrontier } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
+import { SqliteRobotsStore } from './robots-store';
 import { WriterThreadClient } from './writer-client';
 
 /** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
@@ -65,7 +66,9 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     new FrontierRows(db, crawlId).resetInFlight();
     queues = new SqliteFrontier(db, crawlId, policy, null);
   }
-  return composeStores(crawlId, queues, rows, {
+  // robots.txt bookkeeping is one autocommit statement per origin on this connection (rare: once per host and TTL).
+  const robots = new SqliteRobotsStore(db, crawlId);
+  return composeStores(crawlId, queues, rows, robots, {
     summary: async () => reader.getCrawl(crawlId),
     duplicateCount: async () => reader.duplicateCount(crawlId),
     seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
@@ -73,7 +76,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
 }
 
 /** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
-function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
+function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: SqliteRobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
   const frontier: FrontierStore = {
     async claimBatch(max, nowMs) {
       const claimed = queues.claimQueued(max, nowMs);
@@ -112,6 +115,7 @@ function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWr
       setStatus: (status, finishedAtMs) => rows.setStatus(status, finishedAtMs),
       ...reads,
     },
+    robots,
     close: () => rows.close(),
   };
 }

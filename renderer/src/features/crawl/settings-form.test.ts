@@ -92,8 +92,16 @@ describe('parseOverrideLines', () => {
     expect(parseOverrideLines('a.test=127.0.0.1:70000')).toBe('"a.test=127.0.0.1:70000": port must be 1-65535');
   });
 
+  it('reads *.suffix lines (every host under the suffix) and refuses a "*" anywhere else, as --resolve does', () => {
+    expect(parseOverrideLines('*.Example.Test=127.0.0.1:8080\nexample.test=127.0.0.1')).toEqual([
+      { host: '*.example.test', address: '127.0.0.1', port: 8080 },
+      { host: 'example.test', address: '127.0.0.1' },
+    ]);
+    expect(parseOverrideLines('www.*.test=127.0.0.1')).toBe('"www.*.test=127.0.0.1": "*" may only be the whole first label, as in *.example.test');
+  });
+
   it('formValuesFrom writes overrides back as lines the parser reads', () => {
-    const overrides = [{ host: 'a.test', address: '127.0.0.1', port: 8080 }, { host: 'b.test', address: '::1', port: 81 }, { host: 'c.test', address: '::1' }];
+    const overrides = [{ host: 'a.test', address: '127.0.0.1', port: 8080 }, { host: 'b.test', address: '::1', port: 81 }, { host: 'c.test', address: '::1' }, { host: '*.d.test', address: '127.0.0.1', port: 81 }];
     const text = formValuesFrom({ ...DEFAULT_CRAWL_SETTINGS, hostOverrides: overrides }).hostOverrides;
     expect(parseOverrideLines(text)).toEqual(overrides);
   });

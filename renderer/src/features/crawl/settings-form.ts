@@ -72,10 +72,10 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'timeoutMs', group: 'Fetching', label: 'Timeout (ms)', kind: 'number', flag: '--timeout-ms' },
   { key: 'maxBodyBytes', group: 'Fetching', label: 'Max body size (bytes)', kind: 'number' },
   { key: 'maxRedirects', group: 'Fetching', label: 'Max redirects', kind: 'number' },
-  { key: 'hostOverrides', group: 'Fetching', label: 'Host overrides', kind: 'lines', flag: '--resolve', placeholder: 'host=127.0.0.1:8080 (one per line, like /etc/hosts)' },
+  { key: 'hostOverrides', group: 'Fetching', label: 'Host overrides', kind: 'lines', flag: '--resolve', placeholder: 'host=127.0.0.1:8080 or *.example.test=127.0.0.1:8080 (one per line, like /etc/hosts)' },
   { key: 'closedResolver', group: 'Fetching', label: 'Refuse hosts without an override', kind: 'switch', flag: '--closed' },
   { key: 'nearDuplicateThreshold', group: 'Content', label: 'Near-duplicate similarity (0.5 to 1)', kind: 'number' },
-  { key: 'pageTextChars', group: 'Content', label: 'Page text kept (characters)', kind: 'number' },
+  { key: 'pageTextChars', group: 'Content', label: 'Visible text kept per page (characters, 0 = none)', kind: 'number', flag: '--page-text-chars' },
 ];
 
 /**
@@ -110,8 +110,8 @@ function overrideLine(override: HostOverride): string {
 }
 
 /**
- * Parses "Host overrides" lines `host=address[:port]` (like /etc/hosts for the crawler), each
- * read by the one `--resolve` parser (shared/url/host-override.ts).
+ * Parses "Host overrides" lines `host=address[:port]` or `*.suffix=address[:port]` (like
+ * /etc/hosts for the crawler), each read by the one `--resolve` parser (shared/url/host-override.ts).
  * @returns the overrides, or a message naming the first bad line
  * @example parseOverrideLines('docs.python.test=127.0.0.1:8080') → [{ host: 'docs.python.test', address: '127.0.0.1', port: 8080 }]
  */
