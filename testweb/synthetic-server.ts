@@ -11,7 +11,7 @@
  * {@link SyntheticServerStats} and `{type:'reset'}` by zeroing them (then `{type:'reset-done'}`).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { parseArgs } from 'node:util';
 import { checkSyntheticShape, syntheticExpectedCounts, syntheticResponse, type SyntheticShape } from './synthetic-site';
 
@@ -75,7 +75,7 @@ export async function startSyntheticServer(
     response.end(answer.body);
   });
   // Tunnels (CONNECT host:80): answer 200, then serve HTTP on the same socket as if it had connected directly.
-  server.on('connect', (request: http.IncomingMessage, socket: import('node:net').Socket, head: Buffer) => {
+  server.on('connect', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
     if (!/^h\d+\.synthetic\.test:80$/i.test(request.url ?? '')) {
       socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
       return;
