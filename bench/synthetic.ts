@@ -206,6 +206,7 @@ async function compareContenders(shape: SyntheticShape, concurrency: number, scr
     console.log(`synthetic benchmark: ${shape.hosts} hosts × ${shape.pagesPerHost} pages on one loopback server (its own process), seed http://${syntheticHost(0)}/, concurrency ${concurrency}, politeness OFF`);
     console.log(`  expected     ${expected.pages} pages + ${expected.redirects} redirects + ${expected.notFound} 404s + ${expected.robotsTxt} robots.txt = ${expected.requests} requests; load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     const results: ContenderResult[] = [];
+    const skipped: string[] = [];
 
     const db = path.join(dir, 'synthetic.db');
     const ours = await measured(server, 'crawlbench', () => measureNode(crawlArgs(db, shape, server.port, concurrency)));
@@ -225,10 +226,10 @@ async function compareContenders(shape: SyntheticShape, concurrency: number, scr
       );
       results.push(wget);
     } else {
-      console.log('  wget -r      skipped: wget is not installed (apt-get install wget)');
+      skipped.push('  wget -r      skipped: wget is not installed (apt-get install wget)');
     }
 
-    if (skipCrawlee) console.log('  crawlee      skipped (--skip-crawlee)');
+    if (skipCrawlee) skipped.push('  crawlee      skipped (--skip-crawlee)');
     else {
       results.push(
         await measured(server, 'crawlee', () =>
@@ -245,6 +246,7 @@ async function compareContenders(shape: SyntheticShape, concurrency: number, scr
     results.push(fetchParse);
 
     for (const result of results) console.log(resultLine(result));
+    for (const line of skipped) console.log(line);
     for (const result of results) {
       if (result.served.distinctPages !== expected.pages) console.log(`  warning      ${result.name} fetched ${result.served.distinctPages} of the ${expected.pages} pages`);
     }

@@ -80,7 +80,8 @@ async function fetchAndParse(queue: ListedRequest[], concurrency: number): Promi
   return { pages, links };
 }
 
-if (isMainThread) {
+const runAsContender = /fetch-parse\.(mjs|ts)$/.test(process.argv[1] ?? '');
+if (isMainThread && runAsContender) {
   const [listFile, concurrencyText, connectAddress] = process.argv.slice(2);
   if (!listFile || !concurrencyText) throw new Error('usage: fetch-parse.ts URL_LIST_FILE CONCURRENCY [CONNECT_ADDRESS]');
   const queue = readUrlList(listFile, connectAddress);
@@ -99,7 +100,7 @@ if (isMainThread) {
   const pages = results.reduce((sum, r) => sum + r.pages, 0);
   const links = results.reduce((sum, r) => sum + r.links, 0);
   process.stdout.write(`${JSON.stringify({ pages, links, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);
-} else {
+} else if (!isMainThread) {
   const { queue, concurrency } = workerData as { queue: ListedRequest[]; concurrency: number };
   parentPort?.postMessage(await fetchAndParse(queue, concurrency));
 }
