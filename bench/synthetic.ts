@@ -184,7 +184,11 @@ export function ratesPerBlock(samples: { ms: number; fetched: number }[], block:
   return rates;
 }
 
-/** CPU per thread: the main thread, each thread with at least 2% of the total, the rest summed. */
+/**
+ * CPU per thread: the main thread, each thread with at least 2% of the total, the rest summed.
+ * Node names every thread `node` (Node 20), so threads are told apart by tid; in a Crawlbench crawl
+ * the busiest non-main threads are its worker_threads, the next four V8's platform threads.
+ */
 function threadLines(threads: ThreadCpu[]): string[] {
   const total = threads.reduce((sum, t) => sum + t.cpuSeconds, 0);
   const sorted = [...threads].sort((a, b) => b.cpuSeconds - a.cpuSeconds);
@@ -192,7 +196,7 @@ function threadLines(threads: ThreadCpu[]): string[] {
   const named = sorted.filter((t) => !t.main && t.cpuSeconds >= total * 0.02);
   const rest = sorted.filter((t) => !t.main && t.cpuSeconds < total * 0.02);
   return [
-    `    main thread (${main?.name ?? '?'}) ${main?.cpuSeconds.toFixed(1) ?? '?'} CPU-s`,
+    `    main thread (${main?.name ?? '?'}) ${main?.cpuSeconds.toFixed(1) ?? '?'} CPU-s of ${total.toFixed(1)}`,
     ...named.map((t) => `    thread ${t.tid} (${t.name}) ${t.cpuSeconds.toFixed(1)} CPU-s`),
     `    ${rest.length} other threads ${rest.reduce((sum, t) => sum + t.cpuSeconds, 0).toFixed(1)} CPU-s (sampled each second; the last sample before exit)`,
   ];
@@ -274,7 +278,8 @@ async function crawlAlone(shape: SyntheticShape, concurrency: number, serverScri
     const rates = ratesPerBlock(progress.samples, 10_000);
     console.log(`  pages/s per 10,000 fetched: ${rates.map((r) => r.toFixed(0)).join(' ')}`);
     const [firstRate, lastRate] = [rates[0], rates.at(-1)];
-    if (firstRate !== undefined && lastRate !== undefined) {
+    if (rates.length < 2) console.log('  last/first 10,000 pages/s  not measured: fewer than two whole blocks of 10,000 pages');
+    else if (firstRate !== undefined && lastRate !== undefined) {
       const ratio = lastRate / firstRate;
       console.log(`  last/first 10,000 pages/s  ${(ratio * 100).toFixed(0)}% (target >= ${TARGETS.lastToFirstRate * 100}%: ${verdict(ratio >= TARGETS.lastToFirstRate)})`);
     }
