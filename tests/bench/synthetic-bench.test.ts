@@ -1,10 +1,10 @@
-// The synthetic benchmark's own arithmetic and measuring (bench/ is outside the unit-test globs,
-// so its tests sit beside the synthetic web they measure).
+// The synthetic benchmark's own arithmetic and measuring (bench/ is outside the unit-test globs;
+// testweb/ may not import bench/, so they live here).
 import { describe, expect, it } from 'vitest';
-import { extractHrefs } from '../bench/contenders/fetch-parse';
-import { measureNode } from '../bench/measure';
-import { ratesPerBlock } from '../bench/synthetic';
-import { syntheticResponse } from './synthetic-site';
+import { extractHrefs } from '../../bench/contenders/fetch-parse';
+import { measureNode } from '../../bench/measure';
+import { ratesPerBlock } from '../../bench/synthetic';
+import { syntheticResponse } from '../../testweb/synthetic-site';
 
 describe('synthetic benchmark', () => {
   it('finds every <a href> of a synthetic page with the Tokenizer floor, entities decoded', () => {
