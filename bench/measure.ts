@@ -90,6 +90,8 @@ function sampleThreads(pid: number): Map<number, { name: string; ticks: number }
  */
 export async function measureCommand(command: string, args: string[], options: MeasureOptions = {}): Promise<RunMeasurement> {
   const { env = {}, okExitCodes = [0], jsonReport = true, onStderrLine, sampleThreads: wantThreads = false } = options;
+  // getconf runs before the first reading, so its CPU is not the contender's.
+  const ticks = ticksPerSecond();
   const childrenTicksBefore = reapedChildrenTicks();
   const started = performance.now();
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
@@ -112,7 +114,7 @@ export async function measureCommand(command: string, args: string[], options: M
   if (threadTimer) clearInterval(threadTimer);
   const peakRssMb = peakRss.stop();
   const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = (reapedChildrenTicks() - childrenTicksBefore) / ticksPerSecond();
+  const cpuSeconds = (reapedChildrenTicks() - childrenTicksBefore) / ticks;
   const name = [command, ...args].join(' ').slice(0, 200);
   if (code === null || !okExitCodes.includes(code)) throw new Error(`${name} exited ${code}: ${stderr.slice(-500)}`);
   let report: Record<string, unknown> = {};
@@ -124,7 +126,6 @@ export async function measureCommand(command: string, args: string[], options: M
       throw new Error(`${name} printed no JSON summary: ${stdout.slice(-300)} ${stderr.slice(-300)}`);
     }
   }
-  const ticks = ticksPerSecond();
   const threads = [...lastThreads].map(([tid, { name: threadName, ticks: used }]) => ({ tid, name: threadName, main: tid === child.pid, cpuSeconds: used / ticks }));
   return { seconds, cpuSeconds, peakRssMb, report, threads };
 }
