@@ -56,7 +56,7 @@ interface RunningServer {
 
 /** Forks the synthetic server (bundled) and waits for its port line. */
 async function startServer(script: string, shape: SyntheticShape): Promise<RunningServer> {
-  const child = fork(script, ['--hosts', String(shape.hosts), '--pages', String(shape.pagesPerHost)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(script, ['--hosts', String(shape.hosts), '--pages', String(shape.pagesPerHost)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: [] });
   const first = await new Promise<{ port: number; expected: SyntheticExpectedCounts }>((resolve, reject) => {
     let text = '';
     child.stdout?.on('data', (chunk: Buffer) => {
