@@ -140,10 +140,13 @@ function wgetInstalled(): boolean {
   return (process.env['PATH'] ?? '').split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, 'wget')));
 }
 
+/** Runs one contender on a freshly reset server and prints its line as soon as it is done (a full run takes many minutes). */
 async function measured(server: RunningServer, name: string, run: () => Promise<RunMeasurement>): Promise<ContenderResult> {
   await server.reset();
   const measurement = await run();
-  return { name, run: measurement, served: await server.stats() };
+  const result = { name, run: measurement, served: await server.stats() };
+  console.log(resultLine(result));
+  return result;
 }
 
 /** Fetched-page counts over time from the CLI's progress lines (`fetched N  frontier …`), in ms since spawn. */
@@ -249,7 +252,6 @@ async function compareContenders(shape: SyntheticShape, concurrency: number, scr
     const fetchParse = await measured(server, 'fetch+parse', () => measureNode([scripts.fetchParse, listFile, String(concurrency), connect]));
     results.push(fetchParse);
 
-    for (const result of results) console.log(resultLine(result));
     for (const line of skipped) console.log(line);
     for (const result of results) {
       if (result.served.distinctPages !== expected.pages) console.log(`  warning      ${result.name} fetched ${result.served.distinctPages} of the ${expected.pages} pages`);
@@ -274,7 +276,6 @@ async function crawlAlone(shape: SyntheticShape, concurrency: number, serverScri
     const progress = progressRecorder();
     const result = await measured(server, 'crawlbench', () => measureNode(crawlArgs(db, shape, server.port, concurrency), {}, { onStderrLine: progress.onLine, sampleThreads: true }));
     const pages = result.served.distinctPages;
-    console.log(resultLine(result));
     const rates = ratesPerBlock(progress.samples, 10_000);
     console.log(`  pages/s per 10,000 fetched: ${rates.map((r) => r.toFixed(0)).join(' ')}`);
     const [firstRate, lastRate] = [rates[0], rates.at(-1)];
