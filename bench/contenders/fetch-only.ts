@@ -1,24 +1,28 @@
 /**
  * The fetch-only floor: plain undici GETs of a fixed URL list at a fixed concurrency, bodies read
- * and dropped. Usage: node out/bench/fetch-only.mjs URL_LIST_FILE CONCURRENCY (bench/crawl.ts bundles it there)
- * Prints {"pages":N} on stdout.
+ * and dropped. Usage: node out/bench/fetch-only.mjs URL_LIST_FILE CONCURRENCY [CONNECT_ADDRESS]
+ * (bench/crawl.ts and bench/synthetic.ts bundle it there; CONNECT_ADDRESS as in ./url-list.ts).
+ * Prints {"pages":N,"cpuSeconds":S} on stdout (pages: responses read, whatever their status).
  */
-import fs from 'node:fs';
 import { Agent, request } from 'undici';
+import { readUrlList } from './url-list';
 
-const [listFile, concurrencyText] = process.argv.slice(2);
-if (!listFile || !concurrencyText) throw new Error('usage: fetch-only.ts URL_LIST_FILE CONCURRENCY');
-const queue = fs.readFileSync(listFile, 'utf8').split('\n').filter(Boolean);
+const [listFile, concurrencyText, connectAddress] = process.argv.slice(2);
+if (!listFile || !concurrencyText) throw new Error('usage: fetch-only.ts URL_LIST_FILE CONCURRENCY [CONNECT_ADDRESS]');
+const queue = readUrlList(listFile, connectAddress);
 const agent = new Agent({ connections: Number(concurrencyText) });
 let pages = 0;
+let next = 0;
 await Promise.all(
   Array.from({ length: Number(concurrencyText) }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const response = await request(next, { dispatcher: agent });
+    while (next < queue.length) {
+      const item = queue[next++] as (typeof queue)[number];
+      const response = await request(item.url, { dispatcher: agent, headers: item.host ? { host: item.host } : {} });
       await response.body.arrayBuffer();
       pages += 1;
     }
   }),
 );
 await agent.close();
-process.stdout.write(`${JSON.stringify({ pages })}\n`);
+const usage = process.resourceUsage();
+process.stdout.write(`${JSON.stringify({ pages, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);
