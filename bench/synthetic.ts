@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { cliBundle } from '../scripts/cli-bundle.mjs';
 import type { SyntheticServerAnswer, SyntheticServerStats } from '../testweb/synthetic-server';
-import { checkSyntheticShape, syntheticHost, syntheticUrls, type SyntheticExpectedCounts, type SyntheticShape } from '../testweb/synthetic-site';
+import { checkSyntheticShape, SYNTHETIC_DOMAIN, syntheticHost, syntheticUrls, type SyntheticExpectedCounts, type SyntheticShape } from '../testweb/synthetic-site';
 import { measureCommand, measureNode, type RunMeasurement, type ThreadCpu } from './measure';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -110,9 +110,9 @@ function verdict(ok: boolean): string {
   return ok ? 'met' : 'NOT met';
 }
 
-/** `--resolve` flags mapping every synthetic host to the server. */
-function resolveFlags(shape: SyntheticShape, port: number): string[] {
-  return Array.from({ length: shape.hosts }, (_, i) => ['--resolve', `${syntheticHost(i)}=127.0.0.1:${port}`]).flat();
+/** The `--resolve` flag mapping every synthetic host to the server: one wildcard (closed mode refuses the rest). */
+function resolveFlags(port: number): string[] {
+  return ['--resolve', `*.${SYNTHETIC_DOMAIN}=127.0.0.1:${port}`];
 }
 
 function crawlArgs(db: string, shape: SyntheticShape, port: number, concurrency: number): string[] {
@@ -122,7 +122,7 @@ function crawlArgs(db: string, shape: SyntheticShape, port: number, concurrency:
     `http://${syntheticHost(0)}/`,
     '--db',
     db,
-    ...resolveFlags(shape, port),
+    ...resolveFlags(port),
     '--closed',
     '--json',
     '--scope',
