@@ -92,7 +92,7 @@ describe('crawlbench flags', () => {
     expect(crawlSettingsFromFlags({ 'page-text-chars': '0' })).toEqual({ pageTextChars: 0 });
     expect(crawlSettingsFromFlags({ 'page-text-chars': '500' })).toEqual({ pageTextChars: 500 });
     const help = await cli(['crawl', '--help']);
-    expect(help.stdout).toMatch(/--page-text-chars N +characters of each page's visible text kept for duplicate diffs,\n +0 to 1000000 \(default 20000; 0 keeps none/);
+    expect(help.stdout).toMatch(/--page-text-chars N +characters of each page's visible text kept for duplicate diffs,\n +0 to 1000000 \(default 2000; 0 keeps none/);
   });
 
   it('a missing --db is a one-line error with a code', async () => {

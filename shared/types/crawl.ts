@@ -146,7 +146,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   normalizationProfile: PROFILES.standard,
   tld: DEFAULT_TLD_CONFIG,
   nearDuplicateThreshold: 0.9,
-  pageTextChars: 20_000,
+  pageTextChars: 2_000,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */
