@@ -14,6 +14,7 @@ import { migration0011 } from './0011-pages-table';
 import { migration0012 } from './0012-crawl-runs';
 import { migration0013 } from './0013-url-timeline';
 import { migration0014 } from './0014-site-tree-index';
+import { migration0016 } from './0016-compact-links';
 
 /** One schema step. `version` numbers ascend from 1 (numbers may be taken by parallel branches and land out of order, never reused); PRAGMA user_version records the last applied. */
 export interface Migration {
@@ -28,7 +29,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0016];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that

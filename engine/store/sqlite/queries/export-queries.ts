@@ -55,7 +55,8 @@ export interface UrlGroupExport {
   normalized: string;
   normalizedKey: string;
   httpStatus: number | null;
-  aliases: string[];
+  /** Its stored spellings sorted by text, each with the spellings of it plus a `#fragment` counted (migration 0016). */
+  aliases: { rawUrl: string; fragmentSpellings: number }[];
 }
 
 /** One page of a content group. */
@@ -137,12 +138,22 @@ export class ExportQueries {
   urlGroups(crawlId: number, afterKey: number, limit: number): KeyedPage<UrlGroupExport> {
     const groups = this.statements
       .get(
-        `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.http_status AS httpStatus, group_concat(a.raw_url, char(10)) AS aliases
+        `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.http_status AS httpStatus, group_concat(a.fragment_spellings || char(9) || a.raw_url, char(10)) AS aliases
          FROM urls u JOIN url_aliases a ON a.url_id = u.id
          WHERE +u.crawl_id = ? AND u.id > ? GROUP BY u.id HAVING COUNT(*) > 1 ORDER BY u.id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as (Omit<UrlGroupExport, 'aliases'> & { aliases: string })[];
-    const rows = groups.map((group) => ({ ...group, aliases: group.aliases.split('\n').sort() }));
+    // Stored spellings never hold a tab or a newline (URL parsing strips them), so they separate the parts.
+    const rows = groups.map((group) => ({
+      ...group,
+      aliases: group.aliases
+        .split('\n')
+        .map((part) => {
+          const tab = part.indexOf('\t');
+          return { rawUrl: part.slice(tab + 1), fragmentSpellings: Number(part.slice(0, tab)) };
+        })
+        .sort((a, b) => (a.rawUrl < b.rawUrl ? -1 : a.rawUrl > b.rawUrl ? 1 : 0)),
+    }));
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
   }
 

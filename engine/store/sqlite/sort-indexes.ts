@@ -1,0 +1,78 @@
+/**
+ * The Pages table's sort indexes that are built on demand (issue 15 part 3): an index over a column
+ * only the Pages table sorts by costs a B-tree insert on every settled URL or stored page of every
+ * crawl, sorted or not. Migration 0016 dropped them; the first sort by such a column builds its
+ * index (CREATE INDEX IF NOT EXISTS, one pass over the crawl: about 1 s per 1,000,000 rows), and
+ * from then on the crawl keeps it. A read-only handle cannot build one: its query sorts instead.
+ */
+import type { PageColumn } from '../../../shared/types/pages';
+import type { WritableDB } from './database';
+
+/**
+ * The URL states that make a row of the Pages table. The same text as page-queries.ts PAGES_ROW
+ * (with the table alias) so SQLite may use the partial indexes: keep both equal.
+ */
+export const PAGES_ROW_STATES = `state IN ('done', 'error', 'blocked')`;
+
+/**
+ * Each lazily built sort index by the Pages column it serves (the definitions migration 0011 made
+ * eagerly, same names, so a database that still has one keeps using it). Absent: the column's
+ * index is always there (url, the default sort: urls_pages_by_url) or lives elsewhere (inlinks,
+ * outlinks: link_counts, maintained only when the Pages table is read).
+ */
+export const LAZY_SORT_INDEXES: Readonly<Partial<Record<PageColumn, { name: string; sql: string }>>> = {
+  status: { name: 'urls_pages_by_status', sql: `ON urls (crawl_id, http_status) WHERE ${PAGES_ROW_STATES}` },
+  depth: { name: 'urls_pages_by_depth', sql: `ON urls (crawl_id, depth) WHERE ${PAGES_ROW_STATES}` },
+  fetchedAtMs: { name: 'urls_pages_by_fetched', sql: `ON urls (crawl_id, fetched_at_ms) WHERE ${PAGES_ROW_STATES}` },
+  contentType: { name: 'pages_by_content_type', sql: 'ON pages (crawl_id, content_type)' },
+  title: { name: 'pages_by_title', sql: 'ON pages (crawl_id, title)' },
+  metaDescription: { name: 'pages_by_meta_description', sql: 'ON pages (crawl_id, meta_description)' },
+  h1: { name: 'pages_by_h1', sql: 'ON pages (crawl_id, h1)' },
+  canonical: { name: 'pages_by_canonical', sql: 'ON pages (crawl_id, canonical_url)' },
+  indexability: { name: 'pages_by_indexability', sql: 'ON pages (crawl_id, indexability)' },
+  sizeBytes: { name: 'pages_by_size', sql: 'ON pages (crawl_id, body_bytes)' },
+  responseMs: { name: 'pages_by_response_time', sql: 'ON pages (crawl_id, fetch_ms)' },
+};
+
+/** What building a sort index came to. */
+export type SortIndexOutcome = 'built' | 'present' | 'not-needed' | 'busy';
+
+/**
+ * Builds the Pages table's sort indexes on the first sort by their column, through a write handle.
+ * It never waits for the write lock: while another process commits a crawl to the file the build
+ * is skipped (`busy`), the query sorts without it, and the next sort tries again.
+ */
+export class SortIndexes {
+  private readonly present = new Set<string>();
+
+  constructor(private readonly db: WritableDB) {}
+
+  /**
+   * Makes sure the index serving a sort by `column` exists.
+   * @returns `built` (built now), `present` (there already), `not-needed` (the column's index is
+   *   always there), `busy` (the write lock was held elsewhere: not built)
+   * @throws the driver's error for any failure but a busy lock (SQLITE_FULL, SQLITE_READONLY …)
+   */
+  ensure(column: PageColumn): SortIndexOutcome {
+    const index = LAZY_SORT_INDEXES[column];
+    if (index === undefined) return 'not-needed';
+    if (this.present.has(index.name)) return 'present';
+    const exists = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`).get(index.name) !== undefined;
+    if (exists) {
+      this.present.add(index.name);
+      return 'present';
+    }
+    const busyTimeoutMs = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${index.name} ${index.sql}`);
+    } catch (error) {
+      if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) return 'busy';
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+    this.present.add(index.name);
+    return 'built';
+  }
+}
