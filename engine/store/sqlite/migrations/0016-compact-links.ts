@@ -17,8 +17,8 @@ function codeSql(column: string, codes: Readonly<Record<string, number>>): strin
  *   spelling without the fragment.
  * - Indexes only for queries that run on every crawl: the Pages table's sort indexes other than the
  *   default sort's (url) are dropped, and built on the first sort by their column
- *   (sort-indexes.ts); `urls_pages_by_id` is dropped (a Pages count reads urls_by_state, rows past a
- *   sort's values walk the rowid); `pages_by_crawl` is dropped (pages' rowid is the URL id: exports
+ *   (sort-indexes.ts). `urls_pages_by_id` stays: it orders the rows past a sort's values (empty
+ *   ones) without sorting the crawl, and settles append to it in id order; `pages_by_crawl` is dropped (pages' rowid is the URL id: exports
  *   page through it with `+p.crawl_id`).
  */
 export const migration0016 = {
@@ -56,7 +56,6 @@ export const migration0016 = {
         ON CONFLICT (url_id, raw_url) DO UPDATE SET fragment_spellings = fragment_spellings + excluded.fragment_spellings;
       DELETE FROM url_aliases WHERE instr(raw_url, '#') > 0;
 
-      DROP INDEX IF EXISTS urls_pages_by_id;
       DROP INDEX IF EXISTS pages_by_crawl;
       DROP INDEX IF EXISTS urls_pages_by_status;
       DROP INDEX IF EXISTS urls_pages_by_depth;
