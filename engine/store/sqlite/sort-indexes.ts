@@ -9,8 +9,9 @@ import type { PageColumn } from '../../../shared/types/pages';
 import type { WritableDB } from './database';
 
 /**
- * The URL states that make a row of the Pages table. The same text as page-queries.ts PAGES_ROW
- * (with the table alias) so SQLite may use the partial indexes: keep both equal.
+ * The URL states that make a row of the Pages table: the WHERE of the partial sort indexes, and
+ * (with the table alias) of every Pages query (page-queries.ts), so SQLite may use those indexes.
+ * The same text as migration 0011's (a shipped migration keeps its own copy).
  */
 export const PAGES_ROW_STATES = `state IN ('done', 'error', 'blocked')`;
 

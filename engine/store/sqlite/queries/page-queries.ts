@@ -1,6 +1,6 @@
 /** Read queries of the Pages table: the crawl's fetched, failed and blocked URLs, filtered and sorted in SQLite. */
 import type { ReadableDB, WritableDB } from '../database';
-import { SortIndexes } from '../sort-indexes';
+import { PAGES_ROW_STATES, SortIndexes } from '../sort-indexes';
 import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
 import { CodedError } from '../../../../shared/types/result';
@@ -20,9 +20,9 @@ export interface PagesQuery {
 
 /**
  * The URLs that are Pages rows: fetched (done), failed (error) or blocked by robots.txt. The same
- * text as the WHERE of migration 0011's partial indexes, so SQLite may use them: keep both equal.
+ * text as the WHERE of the partial sort indexes (sort-indexes.ts), so SQLite may use them.
  */
-const PAGES_ROW = `u.state IN ('done', 'error', 'blocked')`;
+const PAGES_ROW = `u.${PAGES_ROW_STATES}`;
 /** Blocked by robots.txt: state `blocked` (migration 0010), or a refusal stored before it as error ROBOTS_DISALLOWED. */
 const BLOCKED = statusClassTestSql('u', 'blocked');
 /** A row's indexability: the stored verdict, else what its state says (blocked by robots, or no answer at all). */
