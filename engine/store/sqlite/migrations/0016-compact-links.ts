@@ -15,9 +15,9 @@ function codeSql(column: string, codes: Readonly<Record<string, number>>): strin
  * - `url_aliases.fragment_spellings`: spellings that differ from a stored one only by a `#fragment`
  *   are counted there, not stored (engine/links/aliases.ts); existing fragment rows fold into their
  *   spelling without the fragment.
- * - Indexes only for queries that run on every crawl: the Pages table's sort indexes other than the
- *   default sort's (url) are dropped, and built on the first sort by their column
- *   (sort-indexes.ts). `urls_pages_by_id` stays: it orders the rows past a sort's values (empty
+ * - Indexes only for queries that run on every crawl: the Pages table's sort indexes (the default
+ *   sort's, url, too) are dropped, and built on the first sort by their column (sort-indexes.ts).
+ *   Each cost an insert per settled URL or stored page (the URL order's at a random position). `urls_pages_by_id` stays: it orders the rows past a sort's values (empty
  *   ones) without sorting the crawl, and settles append to it in id order; `pages_by_crawl` is dropped (pages' rowid is the URL id: exports
  *   page through it with `+p.crawl_id`).
  */
@@ -57,6 +57,7 @@ export const migration0016 = {
       DELETE FROM url_aliases WHERE instr(raw_url, '#') > 0;
 
       DROP INDEX IF EXISTS pages_by_crawl;
+      DROP INDEX IF EXISTS urls_pages_by_url;
       DROP INDEX IF EXISTS urls_pages_by_status;
       DROP INDEX IF EXISTS urls_pages_by_depth;
       DROP INDEX IF EXISTS urls_pages_by_fetched;

@@ -214,7 +214,9 @@ describe('PagesQueries sort indexes built on the first sort', () => {
     const { crawlId } = crawl([{ url: 'http://a.test/b', page: { title: 'Bee' } }, { url: 'http://a.test/a', page: { title: 'Ant' } }, { url: 'http://a.test/n' }]);
     expect(indexNames().has('pages_by_title')).toBe(false);
     const queries = new PagesQueries(db, { indexWriter: db });
+    expect(indexNames().has('urls_pages_by_url')).toBe(false);
     expect(urlsOf(queries, crawlId, { sort: { column: 'url', direction: 'asc' } })).toEqual(['http://a.test/a', 'http://a.test/b', 'http://a.test/n']);
+    expect(indexNames().has('urls_pages_by_url')).toBe(true);
     expect(indexNames().has('pages_by_title')).toBe(false);
     expect(urlsOf(queries, crawlId, { sort: { column: 'title', direction: 'asc' } })).toEqual(['http://a.test/a', 'http://a.test/b', 'http://a.test/n']);
     const after = indexNames();

@@ -117,8 +117,8 @@ interface Segment {
  * Rows are every URL of the crawl in state done, error or blocked (a robots.txt refusal stored as
  * error ROBOTS_DISALLOWED counts as blocked); pending and in-flight URLs belong to the Frontier view.
  *
- * Sorting walks an index, never sorts the crawl: the URL order's index is always there, every other
- * column's is built on the first sort by it when the queries hold a write handle (sort-indexes.ts,
+ * Sorting walks an index, never sorts the crawl: each column's index (the URL order's too) is
+ * built on the first sort by it when the queries hold a write handle (sort-indexes.ts,
  * migration 0016); inlinks and outlinks come from link_counts, brought up to date by
  * LinkCounts.refresh before a query. Ties
  * break by URL id in the sort's direction. Empty values (null: a failed URL has no size, a page
