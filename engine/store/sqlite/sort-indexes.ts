@@ -22,7 +22,7 @@ export const PAGES_ROW_STATES = `state IN ('done', 'error', 'blocked')`;
  * (the CLI, the frontier benchmark) never pays a random-position insert per settled URL for it.
  * Absent: inlinks, outlinks (link_counts, maintained only when the Pages table is read).
  */
-export const LAZY_SORT_INDEXES: Readonly<Partial<Record<PageColumn, { name: string; sql: string }>>> = {
+export const LAZY_SORT_INDEXES: Readonly<Partial<Record<PageColumn, LazyIndex>>> = {
   url: { name: 'urls_pages_by_url', sql: `ON urls (crawl_id, url) WHERE ${PAGES_ROW_STATES}` },
   status: { name: 'urls_pages_by_status', sql: `ON urls (crawl_id, http_status) WHERE ${PAGES_ROW_STATES}` },
   depth: { name: 'urls_pages_by_depth', sql: `ON urls (crawl_id, depth) WHERE ${PAGES_ROW_STATES}` },
@@ -36,6 +36,21 @@ export const LAZY_SORT_INDEXES: Readonly<Partial<Record<PageColumn, { name: stri
   sizeBytes: { name: 'pages_by_size', sql: 'ON pages (crawl_id, body_bytes)' },
   responseMs: { name: 'pages_by_response_time', sql: 'ON pages (crawl_id, fetch_ms)' },
 };
+
+/** An index built on demand: its name and its definition after `CREATE INDEX <name>`. */
+export interface LazyIndex {
+  name: string;
+  sql: string;
+}
+
+/**
+ * The site tree's index: an expand reads one host's URL range under a directory (migration 0014's
+ * definition), built on the first expand below a host instead of on every enqueue.
+ */
+export const SITE_TREE_INDEX: LazyIndex = { name: 'urls_by_host_url', sql: 'ON urls (crawl_id, host, url)' };
+
+/** The Frontier view's host filter in id order (migration 0005's definition), built on the first filter by host instead of on every enqueue. */
+export const FRONTIER_HOST_INDEX: LazyIndex = { name: 'urls_by_host_id', sql: 'ON urls (crawl_id, host, id)' };
 
 /** What building a sort index came to. */
 export type SortIndexOutcome = 'built' | 'present' | 'not-needed' | 'busy';
@@ -58,7 +73,15 @@ export class SortIndexes {
    */
   ensure(column: PageColumn): SortIndexOutcome {
     const index = LAZY_SORT_INDEXES[column];
-    if (index === undefined) return 'not-needed';
+    return index === undefined ? 'not-needed' : this.ensureIndex(index);
+  }
+
+  /**
+   * Makes sure `index` exists (SITE_TREE_INDEX, FRONTIER_HOST_INDEX, a sort index).
+   * @returns `built`, `present` or `busy` (not built: the write lock was held elsewhere)
+   * @throws the driver's error for any failure but a busy lock
+   */
+  ensureIndex(index: LazyIndex): SortIndexOutcome {
     if (this.present.has(index.name)) return 'present';
     const exists = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`).get(index.name) !== undefined;
     if (exists) {

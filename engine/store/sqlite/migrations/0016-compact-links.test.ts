@@ -55,7 +55,7 @@ describe('migration 0016 compact-links', () => {
     const db = before16();
     migrate(db);
     const names = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).pluck().all() as string[]);
-    for (const dropped of ['urls_pages_by_url', 'urls_pages_by_status', 'urls_pages_by_depth', 'urls_pages_by_fetched', 'pages_by_crawl', 'pages_by_title', 'pages_by_meta_description', 'pages_by_h1', 'pages_by_canonical', 'pages_by_content_type', 'pages_by_indexability', 'pages_by_size', 'pages_by_response_time']) {
+    for (const dropped of ['urls_by_host_url', 'urls_by_host_id', 'urls_pages_by_url', 'urls_pages_by_status', 'urls_pages_by_depth', 'urls_pages_by_fetched', 'pages_by_crawl', 'pages_by_title', 'pages_by_meta_description', 'pages_by_h1', 'pages_by_canonical', 'pages_by_content_type', 'pages_by_indexability', 'pages_by_size', 'pages_by_response_time']) {
       expect(names.has(dropped), dropped).toBe(false);
     }
     for (const kept of ['urls_by_host_state', 'urls_by_state', 'urls_pages_by_id', 'links_by_from', 'links_by_to', 'pages_by_fingerprint', 'link_counts_by_inlinks']) expect(names.has(kept), kept).toBe(true);

@@ -207,10 +207,10 @@ describe('query plans at 100,000 URLs', () => {
     }
     for (const query of filteredQueries) expect(bigScans(query), `${query.sql}\n${query.plan.join(' | ')}`).toEqual([]);
 
-    const frontier = new FrontierQueries(db);
+    const frontier = new FrontierQueries(db, { indexWriter: db });
     const duplicates = new DuplicateQueries(db);
     const inspector = new InspectorQueries(db);
-    const tree = new SiteTreeQueries(db);
+    const tree = new SiteTreeQueries(db, { indexWriter: db });
     const views = queriesOf(() => {
       for (const state of [undefined, 'pending', 'done', 'error'] as const) frontier.urls(1, { offset: 500, limit: 100, ...(state ? { state } : {}) });
       frontier.urls(1, { offset: 0, limit: 100, host: 'h7.test' });
