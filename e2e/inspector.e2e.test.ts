@@ -123,6 +123,8 @@ describe('the URL inspector', () => {
     await page.keyboard.press('Escape');
     await expect.poll(async () => inspector().count(), { timeout: 5_000 }).toBe(0);
     await inspectFromFrontier('http://site.test/b.html');
+    // Its one stored spelling, with the #part spelling of the home page counted there (issue 15: not stored apart).
+    await expect.poll(async () => (await tableRows('Spellings')).map((cells) => cells[0]), { timeout: 5_000 }).toEqual(['http://site.test/b.html (also met with a #fragment)']);
     // Opening moves focus into the panel …
     expect(await page.locator(':focus').textContent()).toBe('URL inspector');
     await page.keyboard.press('Escape');

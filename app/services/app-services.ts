@@ -91,7 +91,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db), inspector: new InspectorQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db) }, interrupted };
   };
 
   const first = open();

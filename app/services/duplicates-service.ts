@@ -22,7 +22,7 @@ export function urlGroupDetail(queries: DuplicateQueries, crawlId: number, urlId
   if (!url) throw new CodedError('GROUP_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
   const profile = crawlProfile(settings);
   const aliases = queries.aliases(urlId);
-  const spellings = aliases.length > 0 ? aliases : [{ rawUrl: url.url, firstSeenFrom: null }];
+  const spellings = aliases.length > 0 ? aliases : [{ rawUrl: url.url, firstSeenFrom: null, fragmentSpellings: 0 }];
   const members: GroupMember[] = spellings.map((alias) => ({ rawUrl: alias.rawUrl, ...(alias.rawUrl === url.url && url.httpStatus !== null ? { status: url.httpStatus } : {}) }));
   const canonical = chooseGroupCanonical(members);
   return {
@@ -37,7 +37,7 @@ export function urlGroupDetail(queries: DuplicateQueries, crawlId: number, urlId
     profileName: profile.name,
     members: spellings.map((alias) => {
       const report = differenceCauses(alias.rawUrl, profile);
-      return { rawUrl: alias.rawUrl, causes: report.ok ? report.value.causes : [], firstSeenFrom: alias.firstSeenFrom };
+      return { rawUrl: alias.rawUrl, causes: report.ok ? report.value.causes : [], firstSeenFrom: alias.firstSeenFrom, fragmentSpellings: alias.fragmentSpellings };
     }),
   };
 }

@@ -80,6 +80,7 @@ export const EXPORT_COLUMN_HEADERS = {
   canonical: URL_NAME_LABELS.canonical,
   decidedBy: 'Canonical chosen by',
   rawUrl: URL_NAME_LABELS.rawUrl,
+  fragmentSpellings: 'Spellings of it with a #fragment',
   isCanonical: 'Is the canonical URL',
   causes: 'Differs by',
   groupId: 'Content group id',
@@ -100,7 +101,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
-  urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'isCanonical', 'causes'],
+  urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
 };
 
@@ -288,8 +289,8 @@ export class ExportService {
             const groups = queries.urlGroups(crawlId, after, Math.max(1, Math.floor(limit / 10)));
             const rows: Row[] = [];
             for (const group of groups.rows) {
-              const chosen = chooseGroupCanonical(group.aliases.map((rawUrl) => ({ rawUrl, ...(rawUrl === group.url && group.httpStatus !== null ? { status: group.httpStatus } : {}) })));
-              for (const rawUrl of group.aliases) {
+              const chosen = chooseGroupCanonical(group.aliases.map(({ rawUrl }) => ({ rawUrl, ...(rawUrl === group.url && group.httpStatus !== null ? { status: group.httpStatus } : {}) })));
+              for (const { rawUrl, fragmentSpellings } of group.aliases) {
                 const causes = differenceCauses(rawUrl, profile);
                 rows.push({
                   groupUrlId: group.urlId,
@@ -298,6 +299,7 @@ export class ExportService {
                   canonical: chosen.canonical,
                   decidedBy: chosen.decidedBy,
                   rawUrl,
+                  fragmentSpellings,
                   isCanonical: rawUrl === chosen.canonical,
                   causes: causes.ok ? causes.value.causes : [],
                 });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { excludeLikeUrl, inspectUrl, refetchUrl, type CrawlControl, type InspectorSources } from './inspector-service';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
+import { insertLink } from '../../engine/store/sqlite/queries/test-rows';
 
 let db: WritableDB;
 let sources: InspectorSources;
@@ -20,7 +21,7 @@ function page(crawlId: number, urlId: number, fields: { status?: number; locatio
 }
 
 function link(crawlId: number, from: number, raw: string, to: number | null, kind = 'a', refusedBy: string | null = null, anchor: string | null = null): void {
-  db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(crawlId, from, raw, to, kind, refusedBy, anchor);
+  insertLink(db, crawlId, { fromUrlId: from, rawUrl: raw, toUrlId: to, kind, refusedBy, anchorText: anchor });
 }
 
 function fakeControl(running: boolean): CrawlControl & { calls: string[] } {

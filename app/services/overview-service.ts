@@ -1,5 +1,5 @@
 /** The Overview tab's and the site tree's service: the engine's aggregate queries for one crawl, checked and timed. */
-import { CrawlReader, OverviewQueries, SiteTreeQueries, type ReadableDB, type SiteTreeQuery } from '../../engine';
+import { CrawlReader, OverviewQueries, SiteTreeQueries, type ReadableDB, type SiteTreeQuery, type WritableDB } from '../../engine';
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../../shared/types/overview';
 
 /** A monotonic clock in milliseconds (performance.now); tests pass their own. */
@@ -17,13 +17,15 @@ export class OverviewService {
   private readonly overviews: OverviewQueries;
   private readonly siteTree: SiteTreeQueries;
 
+  /** @param indexWriter a write handle on the same file, through which the first site-tree expand builds its index (absent: read-only) */
   constructor(
     db: ReadableDB,
     private readonly now: MonotonicClock = () => performance.now(),
+    indexWriter?: WritableDB,
   ) {
     this.reader = new CrawlReader(db);
     this.overviews = new OverviewQueries(db);
-    this.siteTree = new SiteTreeQueries(db);
+    this.siteTree = new SiteTreeQueries(db, indexWriter ? { indexWriter } : {});
   }
 
   /** The Overview's aggregates of one crawl, with `queryMs` measured. @throws CodedError CRAWL_NOT_FOUND */

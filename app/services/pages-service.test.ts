@@ -7,6 +7,7 @@ import type { RowPage } from '../../shared/types/crawl';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { createAppServices, type AppServices } from './app-services';
+import { insertLink } from '../../engine/store/sqlite/queries/test-rows';
 
 let dir: string;
 let services: AppServices;
@@ -35,7 +36,7 @@ describe('pages.query over IPC', () => {
       ['http://a.test/', 0],
       ['http://a.test/x', 0],
     ]);
-    services.db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind) VALUES (?, ?, '/x', ?, 'a')`).run(crawlId, ids[0], ids[1]);
+    insertLink(services.db, crawlId, { fromUrlId: ids[0]!, rawUrl: '/x', toUrlId: ids[1]! });
     const second = await services.dispatch('pages.query', { crawlId, ...query });
     expect(second.ok && second.value).toMatchObject({ total: 2, offset: 0, rows: [{ url: 'http://a.test/x', inlinks: 1 }, { url: 'http://a.test/', outlinks: 1 }] });
   });

@@ -12,7 +12,8 @@ export class PagesService {
 
   constructor(db: WritableDB) {
     this.linkCounts = new LinkCounts(db);
-    this.queries = new PagesQueries(db);
+    // The first sort by a column builds its index through this handle (engine sort-indexes.ts).
+    this.queries = new PagesQueries(db, { indexWriter: db });
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Result } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
 import { linkElement, type LinkKind, type PageResult } from '../worker/protocol';
+import { aliasWrite } from './aliases';
 import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
@@ -205,7 +206,7 @@ export class LinkPipeline {
   alias(toKey: string, raw: string, fromUrlId: number | null): AliasWrite | null {
     if (this.aliasesSeen.has(raw)) return null;
     this.aliasesSeen.set(raw, true);
-    return { toKey, rawUrl: raw, fromUrlId };
+    return aliasWrite(toKey, raw, fromUrlId);
   }
 
   /** Widens the scope rule with seed redirect targets stored by earlier runs (a resumed crawl). */

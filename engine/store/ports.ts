@@ -223,7 +223,7 @@ export interface PageRow {
 /** A link row: `toUrlId` is null when a rule refused the link (`refusedBy` names the rule). */
 export interface LinkRow {
   fromUrlId: number;
-  /** The link as written (cut at STORED_RAW_URL_CHARS). */
+  /** The link as written (cut at STORED_RAW_URL_CHARS); stored only where it differs from the target URL (migration 0016). */
   rawUrl: string;
   toUrlId: number | null;
   /** LinkKind: a, redirect, canonical … */
@@ -231,7 +231,7 @@ export interface LinkRow {
   refusedBy: string | null;
   /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
   anchorText?: string | null;
-  /** The element it came from (a, area, frame, iframe, link, redirect …); null when unknown. */
+  /** Not stored since migration 0016: derived from `kind` (engine/worker/protocol.ts linkElement). Ignored by the store. @deprecated */
   element?: string | null;
   /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
   rel?: string | null;
@@ -255,7 +255,7 @@ export interface PageWrite {
  */
 export interface LinkWrite {
   fromUrlId: number;
-  /** The link as written (cut at STORED_RAW_URL_CHARS). */
+  /** The link as written (cut at STORED_RAW_URL_CHARS); stored only where it differs from the target URL (migration 0016). */
   rawUrl: string;
   toKey: string | null;
   /** LinkKind: a, redirect, canonical … */
@@ -263,17 +263,23 @@ export interface LinkWrite {
   refusedBy: string | null;
   /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
   anchorText?: string | null;
-  /** The element it came from (a, area, frame, iframe, link, redirect …); null when unknown. */
+  /** Not stored since migration 0016: derived from `kind` (engine/worker/protocol.ts linkElement). Ignored by the store. @deprecated */
   element?: string | null;
   /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
   rel?: string | null;
 }
 
-/** One raw spelling of a URL (named by normalized key) and the page it was met on (null for seeds). */
+/**
+ * One raw spelling of a URL (named by normalized key) and the page it was met on (null for seeds),
+ * as engine/links/aliases.ts aliasWrite decides it: `rawUrl` without any `#fragment`, and
+ * `fragmentSpellings` the fragment spellings it stands for (added to the stored spelling's count).
+ */
 export interface AliasWrite {
   toKey: string;
   rawUrl: string;
   fromUrlId: number | null;
+  /** Spellings of `rawUrl` plus a `#fragment` met (not stored apart: counted). @default 0 */
+  fragmentSpellings?: number;
 }
 
 /** How a claimed URL ended, as the store records it (its host's bookkeeping included). */

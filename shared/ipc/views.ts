@@ -19,6 +19,8 @@ export interface UrlGroupMember {
   causes: DifferenceCause[];
   /** The page the spelling was first met on; null for a seed. */
   firstSeenFrom: string | null;
+  /** Spellings met that are this one plus a `#fragment` (counted, not stored apart: issue 15). */
+  fragmentSpellings: number;
 }
 
 /** A duplicate-URL group with its members and the canonical URL chosen for it (seed 001 heuristics). */

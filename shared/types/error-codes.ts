@@ -70,6 +70,8 @@ export const CRAWL_ERROR_CODES = {
   CHECKPOINT_FAILED: { class: 'stop-crawl', advice: 'The checkpoint could not be written or restored (see the message); the crawl itself is unchanged.' },
   // Workbench queries (engine/store/sqlite/queries): the request fails, the crawl is not touched
   URL_NOT_FOUND: { class: 'stop-crawl', advice: 'No URL with that id in this crawl: it may belong to another crawl; reopen the crawl and select the URL again.' },
+  UNKNOWN_LINK_KIND: { class: 'stop-crawl', advice: 'A link kind has no stored code (a bug in this Crawlbench build): report it with the crawl.' },
+  UNKNOWN_LINK_RULE: { class: 'stop-crawl', advice: 'A link rule has no stored code (a bug in this Crawlbench build, or a database from a newer one): report it, or open the database with the newer Crawlbench.' },
   INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'The URL filter is not a regular expression the linear-time engine runs (see the message): fix it, or switch the regex off.' },
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },

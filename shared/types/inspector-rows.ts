@@ -7,16 +7,19 @@ import type { RowPage } from './crawl';
 
 /** One raw spelling of a URL (url_aliases) and the page it was first met on (null: a seed). */
 export interface SpellingRow {
+  /** The spelling, without any `#fragment`. */
   rawUrl: string;
   firstSeenFromId: number | null;
   firstSeenFromUrl: string | null;
+  /** Spellings met that are this one plus a `#fragment` (counted, not stored apart: issue 15); absent when none are known. */
+  fragmentSpellings?: number;
 }
 
 /** A link into a URL from a page of the crawl. */
 export interface InlinkRow {
   fromUrlId: number;
   fromUrl: string;
-  /** The href as the page wrote it (resolved). */
+  /** The href as the page wrote it (resolved; the target's URL when the store kept no other text). */
   rawUrl: string;
   /** Link kind as stored (a, redirect, canonical …). */
   kind: string;

@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsTxt } from '../../engine/robots/robots';
 import { reportCase, runMeasured, type MeasuredRun } from './report';
+import { LINK_RULE_CODES } from '../../engine/store/sqlite/link-codes';
 
 /** Pages of case (a); HOSTILE_LINK_PAGES overrides it (e.g. a shorter run against old code). */
 const PAGES = Number(process.env['HOSTILE_LINK_PAGES'] ?? 2_000);
@@ -84,7 +85,7 @@ describe('hostile links', () => {
       const run = await crawl('http://long.test/p/1', 'long.test', server.port, db, ['--per-host', '4', '--threads', '4']);
       const summary = summaryOf(run);
       const refused = new BetterSqlite3(db, { readonly: true });
-      const tooLong = refused.prepare(`SELECT COUNT(*) FROM links WHERE refused_by = 'url-length'`).pluck().get() as number;
+      const tooLong = refused.prepare(`SELECT COUNT(*) FROM links WHERE refused_by = ${LINK_RULE_CODES['url-length']}`).pluck().get() as number;
       const longestRaw = refused.prepare(`SELECT MAX(LENGTH(raw_url)) FROM links`).pluck().get() as number;
       refused.close();
       const ok = run.code === 0 && summary?.pagesFetched === PAGES && summary.frontierLeft === 0 && run.peakRssMb < 400;

@@ -3,6 +3,7 @@ import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-se
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { CrawlService } from '../../app/services/crawl-service';
 import { PROFILES } from '../../shared/url';
+import { LINK_RULE_CODES, linkKindSql, linkRuleSql } from '../../engine/store/sqlite/link-codes';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -42,7 +43,7 @@ describe('crawling the fixture site (site.test)', () => {
       .prepare(`SELECT p.final_url AS finalUrl, p.http_status AS status, p.location, p.redirect_chain_json AS chain FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = 'http://site.test/old'`)
       .get();
     expect(redirect).toEqual({ finalUrl: 'http://site.test/old', status: 301, location: 'http://site.test/new.html', chain: null });
-    const hop = db.prepare(`SELECT t.url, t.depth, l.kind FROM links l JOIN urls f ON f.id = l.from_url_id JOIN urls t ON t.id = l.to_url_id WHERE f.url = 'http://site.test/old'`).get();
+    const hop = db.prepare(`SELECT t.url, t.depth, ${linkKindSql('l.kind')} AS kind FROM links l JOIN urls f ON f.id = l.from_url_id JOIN urls t ON t.id = l.to_url_id WHERE f.url = 'http://site.test/old'`).get();
     expect(hop).toEqual({ url: 'http://site.test/new.html', depth: 1, kind: 'redirect' });
     // The offsite link was refused by scope and never requested (closed mode would refuse it anyway).
     const hosts = new Set(fixtures.requests.slice(requestsBefore).map((r) => r.host));
@@ -53,7 +54,7 @@ describe('crawling the fixture site (site.test)', () => {
   it('counts every refused link by rule: offsite by scope, mailto/javascript by protocol', async () => {
     const { db, started } = crawlSite();
     await started.done;
-    const counts = db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY 1 ORDER BY 1`).all(started.crawlId);
+    const counts = db.prepare(`SELECT ${linkRuleSql('refused_by')} AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY 1 ORDER BY 1`).all(started.crawlId);
     expect(counts).toEqual([
       { rule: 'protocol', n: 2 },
       { rule: 'scope', n: 1 },
@@ -61,14 +62,14 @@ describe('crawling the fixture site (site.test)', () => {
     db.close();
   });
 
-  it('keeps every distinct raw spelling of a URL as an alias of its normalized key', async () => {
+  it('keeps each raw spelling of a URL once as an alias of its normalized key, a #fragment spelling counted on the spelling without it', async () => {
     const { db, started } = crawlSite();
     await started.done;
     const aliases = db
-      .prepare(`SELECT a.raw_url FROM url_aliases a JOIN urls u ON u.id = a.url_id WHERE u.crawl_id = ? AND u.normalized LIKE '%/b.html' ORDER BY a.raw_url`)
-      .pluck()
+      .prepare(`SELECT a.raw_url AS rawUrl, a.fragment_spellings AS fragments FROM url_aliases a JOIN urls u ON u.id = a.url_id WHERE u.crawl_id = ? AND u.normalized LIKE '%/b.html' ORDER BY a.raw_url`)
       .all(started.crawlId);
-    expect(aliases).toEqual(['http://site.test/b.html', 'http://site.test/b.html#part']);
+    // Met as b.html#part (the home page) and ./b.html (a.html): one spelling, one fragment spelling (issue 15).
+    expect(aliases).toEqual([{ rawUrl: 'http://site.test/b.html', fragments: 1 }]);
     db.close();
   });
 
@@ -87,7 +88,7 @@ describe('crawling the fixture site (site.test)', () => {
   it('refuses links with an ignored extension and counts them, when the list names it', async () => {
     const { db, started } = crawlSite({ ignoredExtensions: 'html' });
     const summary = await started.done;
-    const counts = db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = 'ignored-extension'`).pluck().get(started.crawlId);
+    const counts = db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = ${LINK_RULE_CODES['ignored-extension']}`).pluck().get(started.crawlId);
     expect(counts).toBeGreaterThanOrEqual(3);
     // Only the root, /docs/ and /old (no .html extension) are fetched.
     expect(summary.fetched).toBe(3);

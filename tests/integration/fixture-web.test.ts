@@ -5,6 +5,7 @@ import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-se
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import { CrawlService } from '../../app/services/crawl-service';
+import { LINK_RULE_CODES, linkRuleSql } from '../../engine/store/sqlite/link-codes';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -113,7 +114,7 @@ describe('fixture web: what a user sees for each edge case', () => {
   it('a crawler trap (endless calendar) ends at the depth limit, the refused link counted', async () => {
     const c = await crawl('trap.test', { maxDepth: 10 });
     expect(c.summary).toMatchObject({ status: 'finished', fetched: 11 });
-    expect(c.db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = 'max-depth'`).pluck().get(c.crawlId)).toBe(1);
+    expect(c.db.prepare(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND refused_by = ${LINK_RULE_CODES['max-depth']}`).pluck().get(c.crawlId)).toBe(1);
   });
 
   it('session ids and tracking parameters do not multiply pages: the standard profile gives them one key', async () => {
@@ -154,7 +155,7 @@ describe('fixture web: what a user sees for each edge case', () => {
   it('meta robots nofollow: links are not followed and counted; rogue mode follows them', async () => {
     const obeyed = await crawl('nofollow.test');
     expect(obeyed.url('/hidden.html')).toBeUndefined();
-    expect(obeyed.db.prepare(`SELECT refused_by FROM links WHERE crawl_id = ?`).pluck().all(obeyed.crawlId)).toEqual(['nofollow']);
+    expect(obeyed.db.prepare(`SELECT ${linkRuleSql('refused_by')} FROM links WHERE crawl_id = ?`).pluck().all(obeyed.crawlId)).toEqual(['nofollow']);
     const rogue = await crawl('nofollow.test', { obeyNofollow: false });
     expect(rogue.url('/hidden.html')).toEqual({ state: 'done', code: null });
   });

@@ -13,6 +13,7 @@ import { runCommandText } from '../../cli/run-command';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { CrawlProgress } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
+import { LINK_RULE_CODES } from '../../engine/store/sqlite/link-codes';
 
 let fixtures: FixtureServer;
 let dir: string;
@@ -71,7 +72,7 @@ describe('host-not-mapped', () => {
     expect(summary).toMatchObject({ status: 'finished', errors: 1 });
     expect(last!.refusedByRule['host-not-mapped']).toBe(1);
     expect(service.progress(crawlId).refusedByRule['host-not-mapped']).toBe(1);
-    expect(db.prepare(`SELECT raw_url FROM links WHERE crawl_id = ? AND refused_by = 'host-not-mapped'`).pluck().all(crawlId)).toEqual(['http://elsewhere.test/']);
+    expect(db.prepare(`SELECT raw_url FROM links WHERE crawl_id = ? AND refused_by = ${LINK_RULE_CODES['host-not-mapped']}`).pluck().all(crawlId)).toEqual(['http://elsewhere.test/']);
     expect(db.prepare(`SELECT COUNT(*) FROM urls WHERE crawl_id = ? AND host = 'elsewhere.test'`).pluck().get(crawlId)).toBe(0);
     expect(fixtures.requests.slice(since).filter((r) => r.host !== 'site.test')).toEqual([]);
     db.close();

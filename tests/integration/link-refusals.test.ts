@@ -10,6 +10,7 @@ import { MAX_LINKS_PER_PAGE } from '../../engine/parse/parse-html';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { CrawlService } from '../../app/services/crawl-service';
 import type { CrawlProgress } from '../../shared/types/crawl';
+import { LINK_RULE_CODES } from '../../engine/store/sqlite/link-codes';
 
 const long = (n: number) => `/long/${n}/${'x'.repeat(60 * 1024)}`;
 const OVER = 9;
@@ -39,7 +40,7 @@ describe('link refusals on hostile pages', () => {
     expect(last!.refusedByRule['url-length']).toBe(2);
     expect(last!.refusedByRule['max-links-per-page']).toBe(OVER);
     expect(service.progress(crawlId).refusedByRule['max-links-per-page']).toBe(OVER);
-    const raw = db.prepare(`SELECT raw_url FROM links WHERE refused_by = 'url-length' ORDER BY raw_url`).pluck().all() as string[];
+    const raw = db.prepare(`SELECT raw_url FROM links WHERE refused_by = ${LINK_RULE_CODES['url-length']} ORDER BY raw_url`).pluck().all() as string[];
     expect(raw.map((url) => url.length)).toEqual([2048, 2048]);
     expect(db.prepare(`SELECT links_over_cap FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = 'http://hostile.test/cap'`).pluck().get()).toBe(OVER);
     db.close();

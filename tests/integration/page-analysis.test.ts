@@ -11,6 +11,7 @@ import type { WritableDB } from '../../engine/store/sqlite/database';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import type { CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
+import { LINK_KIND_CODES, linkElementSql, linkKindSql } from '../../engine/store/sqlite/link-codes';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -62,7 +63,10 @@ describe('page analysis: what a crawl records for the results workbench (issue 1
   it('stores each link’s anchor text (image alt included), element and rel, and still follows nofollow links', async () => {
     const { db, crawlId, requested } = await crawl('analysis.test');
     const links = db
-      .prepare(`SELECT raw_url AS url, kind, element, anchor_text AS text, rel FROM links l JOIN urls u ON u.id = l.from_url_id WHERE l.crawl_id = ? AND u.url = ? ORDER BY l.id`)
+      .prepare(
+        `SELECT COALESCE(l.raw_url, t.url) AS url, ${linkKindSql('l.kind')} AS kind, ${linkElementSql('l.kind')} AS element, l.anchor_text AS text, l.rel
+         FROM links l JOIN urls u ON u.id = l.from_url_id LEFT JOIN urls t ON t.id = l.to_url_id WHERE l.crawl_id = ? AND u.url = ? ORDER BY l.id`,
+      )
       .all(crawlId, 'http://analysis.test/');
     expect(links).toEqual([
       // The raw spelling as written and resolved (its fragment kept: raw URLs are aliases).
@@ -111,7 +115,7 @@ describe('page analysis: what a crawl records for the results workbench (issue 1
     const { db, crawlId } = await crawl('bigmeta.test');
     const page = db.prepare(`SELECT LENGTH(meta_description) AS description, LENGTH(h1) AS h1, LENGTH(response_headers_json) AS headers FROM pages WHERE crawl_id = ? AND http_status = 200`).get(crawlId);
     expect(page).toEqual({ description: META_DESCRIPTION_MAX_CHARS, h1: H1_MAX_CHARS, headers: expect.any(Number) });
-    const link = db.prepare(`SELECT LENGTH(anchor_text) AS text, LENGTH(rel) AS rel FROM links WHERE crawl_id = ? AND kind = 'a'`).get(crawlId);
+    const link = db.prepare(`SELECT LENGTH(anchor_text) AS text, LENGTH(rel) AS rel FROM links WHERE crawl_id = ? AND kind = ${LINK_KIND_CODES.a}`).get(crawlId);
     expect(link).toEqual({ text: ANCHOR_TEXT_MAX_CHARS, rel: expect.any(Number) });
     expect((link as { rel: number }).rel).toBeLessThanOrEqual(REL_MAX_CHARS);
   });

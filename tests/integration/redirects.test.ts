@@ -8,6 +8,7 @@ import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries'
 import { FrontierQueries } from '../../engine/store/sqlite/queries/frontier-queries';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import { CrawlService } from '../../app/services/crawl-service';
+import { LINK_KIND_CODES, LINK_RULE_CODES, linkRuleSql } from '../../engine/store/sqlite/link-codes';
 
 /**
  * Issue 9, defect 6: every redirect hop is a fetch, so robots.txt (of the target's own host) and
@@ -62,7 +63,7 @@ describe('redirect hops pass robots.txt and politeness like any fetch', () => {
       ['http://hops.test/to-private', 302, null],
       ['http://hops.test/private/secret.html', null, 'ROBOTS_DISALLOWED'],
     ]);
-    const link = c.db.prepare(`SELECT l.raw_url AS raw, u.url AS target FROM links l JOIN urls u ON u.id = l.to_url_id WHERE l.crawl_id = ? AND l.kind = 'redirect' AND l.from_url_id = ?`);
+    const link = c.db.prepare(`SELECT COALESCE(l.raw_url, u.url) AS raw, u.url AS target FROM links l JOIN urls u ON u.id = l.to_url_id WHERE l.crawl_id = ? AND l.kind = ${LINK_KIND_CODES.redirect} AND l.from_url_id = ?`);
     expect(link.get(c.crawlId, c.url('http://hops.test/to-private')!.id)).toEqual({ raw: 'http://hops.test/private/secret.html', target: 'http://hops.test/private/secret.html' });
   });
 
@@ -86,7 +87,7 @@ describe('redirect hops pass robots.txt and politeness like any fetch', () => {
   it('a redirect target outside the scope is refused by the scope rule, unrequested; a target already seen is not fetched again', async () => {
     const c = await crawl(['http://hops.test/']);
     expect(c.requested('other-host.test')).toEqual([]);
-    const refused = c.db.prepare(`SELECT raw_url FROM links WHERE crawl_id = ? AND kind = 'redirect' AND refused_by = 'scope' ORDER BY raw_url`).pluck().all(c.crawlId);
+    const refused = c.db.prepare(`SELECT raw_url FROM links WHERE crawl_id = ? AND kind = ${LINK_KIND_CODES.redirect} AND refused_by = ${LINK_RULE_CODES.scope} ORDER BY raw_url`).pluck().all(c.crawlId);
     expect(refused).toEqual(['http://other-host.test/page.html', 'http://other-host.test/private/x.html']);
     expect(c.requested('hops.test').filter((p) => p === '/')).toHaveLength(1);
     expect(chainOf(c, 'http://hops.test/to-home')).toEqual([
@@ -99,7 +100,7 @@ describe('redirect hops pass robots.txt and politeness like any fetch', () => {
     const c = await crawl(['http://long-location.test/']);
     expect(c.requested('long-location.test')).toEqual(['/robots.txt', '/', '/to-long']);
     expect(c.url('http://long-location.test/to-long')).toMatchObject({ state: 'done', status: 302 });
-    const refused = c.db.prepare(`SELECT length(raw_url) AS chars, refused_by AS rule FROM links WHERE crawl_id = ? AND kind = 'redirect'`).all(c.crawlId);
+    const refused = c.db.prepare(`SELECT length(raw_url) AS chars, ${linkRuleSql('refused_by')} AS rule FROM links WHERE crawl_id = ? AND kind = ${LINK_KIND_CODES.redirect}`).all(c.crawlId);
     expect(refused).toEqual([{ chars: 2048, rule: 'url-length' }]);
   });
 

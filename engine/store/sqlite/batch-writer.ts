@@ -1,9 +1,9 @@
 /** The crawl writer over SQLite: one CommitBatch, one BEGIN IMMEDIATE transaction (store/ports.ts CrawlWriter). */
+import type { Statement } from 'better-sqlite3';
 import type { CrawlStatus } from '../../../shared/types/crawl';
 import type { AliasWrite, CommitBatch, CommitResult, LinkWrite, PageWrite, UrlOutcome } from '../ports';
 import { sketchToBlob, type ContentDedupe } from './content-dedupe';
 import type { CrawlRepository } from './crawl-repository';
-import { linkElement } from '../../worker/protocol';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
@@ -43,7 +43,13 @@ export interface CrawlRowWriter {
  * The methods answer with settled promises: SQLite has done the work before they return.
  */
 export class SqliteCrawlWriter implements CrawlRowWriter {
-  constructor(private readonly parts: SqliteCrawlWriterParts) {}
+  /** `urls.url` by id, read once per batch (a page's navigation links name the same targets). */
+  private readonly urlOfId: Statement;
+  private targetUrls = new Map<number, string>();
+
+  constructor(private readonly parts: SqliteCrawlWriterParts) {
+    this.urlOfId = parts.db.prepare(`SELECT url FROM urls WHERE id = ?`).pluck();
+  }
 
   async commit(batch: CommitBatch): Promise<CommitResult> {
     return this.parts.db.transaction(() => this.write(batch)).immediate();
@@ -66,6 +72,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   /** The batch, in the order CommitBatch documents (inside the transaction). */
   private write(batch: CommitBatch): CommitResult {
     const { frontier } = this.parts;
+    this.targetUrls = new Map();
     const ids = new Map<string, number>();
     let addedHosts: string[] = [];
     if (batch.candidates && batch.candidates.length > 0) {
@@ -125,7 +132,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
         if (loop) frontier.failed(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition, nowMs);
         else frontier.done(url, disposition, nowMs);
         // Written now, so a later redirect of the same batch sees this hop.
-        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: outcome.rawUrl, toUrlId, kind: 'redirect', refusedBy: null, element: linkElement('redirect') });
+        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: this.storedRaw(outcome.rawUrl, toUrlId), toUrlId, kind: 'redirect', refusedBy: null });
         return loop;
       }
       default: {
@@ -137,11 +144,30 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
 
   private writeLink(link: LinkWrite, idOf: (key: string) => number): void {
     const toUrlId = link.toKey === null ? null : idOf(link.toKey);
-    const { toKey: _toKey, ...row } = link;
-    this.parts.repository.insertLink(this.parts.crawlId, { ...row, toUrlId });
+    this.parts.repository.insertLink(this.parts.crawlId, {
+      fromUrlId: link.fromUrlId,
+      rawUrl: this.storedRaw(link.rawUrl, toUrlId),
+      toUrlId,
+      kind: link.kind,
+      refusedBy: link.refusedBy,
+      anchorText: link.anchorText ?? null,
+      rel: link.rel ?? null,
+    });
+  }
+
+  /** A link's text as stored: null when it is its target's URL exactly (migration 0016; readers show the target's URL). */
+  private storedRaw(rawUrl: string, toUrlId: number | null): string | null {
+    // A stored URL never has a fragment, so a raw spelling with one always differs.
+    if (toUrlId === null || rawUrl.includes('#')) return rawUrl;
+    let url = this.targetUrls.get(toUrlId);
+    if (url === undefined) {
+      url = this.urlOfId.get(toUrlId) as string;
+      this.targetUrls.set(toUrlId, url);
+    }
+    return url === rawUrl ? null : rawUrl;
   }
 
   private writeAlias(alias: AliasWrite, idOf: (key: string) => number): void {
-    this.parts.repository.insertAlias(idOf(alias.toKey), alias.rawUrl, alias.fromUrlId);
+    this.parts.repository.insertAlias(idOf(alias.toKey), alias.rawUrl, alias.fromUrlId, alias.fragmentSpellings ?? 0);
   }
 }

@@ -5,6 +5,7 @@ import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../.
 import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
 import { CodedError } from '../../../shared/types/result';
 import type { LinkRow, PageRow } from '../ports';
+import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 
 /**
  * A page row as SQLite stores it: the port's {@link PageRow} with the MinHash sketch as a BLOB
@@ -17,8 +18,12 @@ export type PageRecord = Omit<PageRow, 'minhash'> & {
   redirectChainJson: string | null;
 };
 
-/** A link row as stored: the port's {@link LinkRow}. */
-export type LinkRecord = LinkRow;
+/**
+ * A link row as the repository writes it: the port's {@link LinkRow} with `rawUrl` null where the
+ * link's text is its target's `urls.url` (migration 0016: the reader shows the target's URL). Kind
+ * and rule are stored as their codes (link-codes.ts); `element` is not stored (it follows from the kind).
+ */
+export type LinkRecord = Omit<LinkRow, 'rawUrl' | 'element'> & { rawUrl: string | null };
 
 interface CrawlRow {
   id: number;
@@ -60,8 +65,8 @@ export class CrawlReader {
 
   /** Links refused per link rule in one crawl (one per distinct link of a page). */
   refusalCounts(crawlId: number): Record<string, number> {
-    const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: string; n: number }[];
-    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.rule, row.n]));
+    const rows = this.db.prepare(`SELECT refused_by AS rule, COUNT(*) AS n FROM links WHERE crawl_id = ? AND refused_by IS NOT NULL GROUP BY refused_by`).all(crawlId) as { rule: number; n: number }[];
+    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [linkRuleName(row.rule), row.n]));
     // Links past a page's cap have no link rows: their count is stored with the page (migration 0007).
     const overCap = this.db.prepare(`SELECT COALESCE(SUM(links_over_cap), 0) FROM pages WHERE crawl_id = ?`).pluck().get(crawlId) as number;
     if (overCap > 0) counts['max-links-per-page'] = overCap;
@@ -129,10 +134,13 @@ export class CrawlRepository extends CrawlReader {
     );
     this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
     this.insertLinkStatement = db.prepare(
-      `INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, element, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
-    this.insertAliasStatement = db.prepare(`INSERT OR IGNORE INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, ?, ?)`);
+    this.insertAliasStatement = db.prepare(
+      `INSERT INTO url_aliases (url_id, raw_url, first_seen_from, fragment_spellings) VALUES (?, ?, ?, ?)
+       ON CONFLICT (url_id, raw_url) DO UPDATE SET fragment_spellings = fragment_spellings + excluded.fragment_spellings WHERE excluded.fragment_spellings > 0`,
+    );
   }
 
   /** Inserts a crawl in state `running`. @returns its id */
@@ -189,8 +197,13 @@ export class CrawlRepository extends CrawlReader {
     this.deleteLinksFromStatement.run(crawlId, fromUrlId);
   }
 
+  /**
+   * Stores one link, its kind and rule as their codes.
+   * @throws CodedError UNKNOWN_LINK_KIND, UNKNOWN_LINK_RULE (a name with no code: a caller's bug);
+   *   the driver's CHECK error when a link has neither a target nor a text
+   */
   insertLink(crawlId: number, link: LinkRecord): void {
-    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, link.kind, link.refusedBy, link.anchorText ?? null, link.element ?? null, link.rel ?? null);
+    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, linkKindCode(link.kind), linkRuleCode(link.refusedBy), link.anchorText ?? null, link.rel ?? null);
   }
 
   /** Keeps a page's normalized visible text (its excerpt). */
@@ -198,9 +211,12 @@ export class CrawlRepository extends CrawlReader {
     this.insertTextStatement.run(urlId, text);
   }
 
-  /** Records a raw spelling of a URL (a member of its duplicate-URL group); repeats are ignored. */
-  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null): void {
-    this.insertAliasStatement.run(urlId, rawUrl, fromUrlId);
+  /**
+   * Records a raw spelling of a URL (a member of its duplicate-URL group); a repeat keeps the first
+   * row. `fragmentSpellings` (spellings of it with a `#fragment`, not stored apart) are added to its count.
+   */
+  insertAlias(urlId: number, rawUrl: string, fromUrlId: number | null, fragmentSpellings = 0): void {
+    this.insertAliasStatement.run(urlId, rawUrl, fromUrlId, fragmentSpellings);
   }
 
   /**

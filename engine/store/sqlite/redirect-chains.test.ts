@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from './connection';
 import { insertCrawl } from './queries/test-rows';
 import { RedirectChains } from './redirect-chains';
+import { insertLink } from './queries/test-rows';
 
 describe('RedirectChains', () => {
   it('closesLoop: a self-redirect, and a known target whose stored redirects lead back; not a target that leads elsewhere', () => {
     const db = openDatabase(':memory:');
     const { crawlId, ids } = insertCrawl(db, [{ url: 'http://a.test/1' }, { url: 'http://a.test/2' }, { url: 'http://a.test/3' }, { url: 'http://a.test/4' }]);
-    const link = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind) VALUES (?, ?, 'x', ?, 'redirect')`);
+    const link = { run: (crawl: number, from: number | undefined, to: number | undefined) => insertLink(db, crawl, { fromUrlId: from!, rawUrl: 'x', toUrlId: to!, kind: 'redirect' }) };
     link.run(crawlId, ids[1], ids[2]); // 2 -> 3
     link.run(crawlId, ids[2], ids[0]); // 3 -> 1
     const chains = new RedirectChains(db);

@@ -2,6 +2,7 @@
  * Stored redirect chains, as the crawl runner reads them (see engine/fetch/redirects.ts for the
  * design): one `redirect` link per hop, from the 3xx URL to its target.
  */
+import { LINK_KIND_CODES } from './link-codes';
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB } from './database';
 
@@ -15,7 +16,7 @@ export class RedirectChains {
 
   constructor(db: ReadableDB) {
     this.redirectFrom = db
-      .prepare(`SELECT to_url_id FROM links WHERE crawl_id = ? AND from_url_id = ? AND kind = 'redirect' AND to_url_id IS NOT NULL ORDER BY id DESC LIMIT 1`)
+      .prepare(`SELECT to_url_id FROM links WHERE crawl_id = ? AND from_url_id = ? AND kind = ${LINK_KIND_CODES.redirect} AND to_url_id IS NOT NULL ORDER BY id DESC LIMIT 1`)
       .pluck();
     this.seedTargets = db.prepare(`SELECT url, registrable_domain AS registrableDomain FROM urls WHERE crawl_id = ? AND depth = 0 AND redirect_hops > 0`);
   }

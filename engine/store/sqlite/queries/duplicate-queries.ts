@@ -8,6 +8,8 @@ import { StatementCache } from './statement-cache';
 export interface AliasRow {
   rawUrl: string;
   firstSeenFrom: string | null;
+  /** Spellings met that are this one plus a `#fragment` (counted, not stored apart: migration 0016). */
+  fragmentSpellings: number;
 }
 
 /** The URL row a duplicate-URL group maps to. */
@@ -58,7 +60,7 @@ export class DuplicateQueries {
   /** Every raw spelling of one URL (url_aliases has no insertion order: sorted by text). */
   aliases(urlId: number): AliasRow[] {
     return this.statements
-      .get(`SELECT a.raw_url AS rawUrl, f.url AS firstSeenFrom FROM url_aliases a LEFT JOIN urls f ON f.id = a.first_seen_from WHERE a.url_id = ? ORDER BY a.raw_url`)
+      .get(`SELECT a.raw_url AS rawUrl, f.url AS firstSeenFrom, a.fragment_spellings AS fragmentSpellings FROM url_aliases a LEFT JOIN urls f ON f.id = a.first_seen_from WHERE a.url_id = ? ORDER BY a.raw_url`)
       .all(urlId) as AliasRow[];
   }
 

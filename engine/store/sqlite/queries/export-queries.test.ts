@@ -44,11 +44,14 @@ describe('ExportQueries.urlGroups', () => {
     // insertCrawl stored each URL's own spelling: these are the extra ones.
     for (const raw of ['http://a.test/X', 'http://a.test/x?']) alias.run(ids[1], raw);
     alias.run(ids[2], 'http://a.test/./y');
+    db.prepare(`UPDATE url_aliases SET fragment_spellings = 2 WHERE raw_url = 'http://a.test/X'`).run();
     const queries = new ExportQueries(db);
     const first = queries.urlGroups(crawlId, 0, 1);
-    expect(first.rows.map((row) => [row.urlId, row.aliases])).toEqual([[ids[1], ['http://a.test/X', 'http://a.test/x', 'http://a.test/x?']]]);
+    expect(first.rows.map((row) => [row.urlId, row.aliases.map((a) => [a.rawUrl, a.fragmentSpellings])])).toEqual([
+      [ids[1], [['http://a.test/X', 2], ['http://a.test/x', 0], ['http://a.test/x?', 0]]],
+    ]);
     const second = queries.urlGroups(crawlId, first.lastKey, 1);
-    expect(second.rows.map((row) => [row.urlId, row.aliases])).toEqual([[ids[2], ['http://a.test/./y', 'http://a.test/y']]]);
+    expect(second.rows.map((row) => [row.urlId, row.aliases.map((a) => a.rawUrl)])).toEqual([[ids[2], ['http://a.test/./y', 'http://a.test/y']]]);
     expect(queries.urlGroups(crawlId, second.lastKey, 1).rows).toEqual([]);
   });
 

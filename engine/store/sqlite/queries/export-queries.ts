@@ -55,7 +55,8 @@ export interface UrlGroupExport {
   normalized: string;
   normalizedKey: string;
   httpStatus: number | null;
-  aliases: string[];
+  /** Its stored spellings sorted by text, each with the spellings of it plus a `#fragment` counted (migration 0016). */
+  aliases: { rawUrl: string; fragmentSpellings: number }[];
 }
 
 /** One page of a content group. */
@@ -90,13 +91,18 @@ export class ExportQueries {
     return this.statements.get(`SELECT COUNT(*) FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND u.state = 'done'`).pluck().get(crawlId) as number;
   }
 
+  /**
+   * One page of fetched pages after URL id `afterKey`: a rowid range of pages (`+p.crawl_id`: with
+   * no crawl index on pages since migration 0016, SQLite would otherwise read the crawl through the
+   * fingerprint index and sort it for every page).
+   */
   pages(crawlId: number, afterKey: number, limit: number): KeyedPage<PageExportRow> {
     const rows = this.statements
       .get(
         `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
                 p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
                 p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson, p.location
-         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.crawl_id = ? AND u.state = 'done' AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
+         FROM pages p JOIN urls u ON u.id = p.url_id WHERE +p.crawl_id = ? AND u.state = 'done' AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as PageExportRow[];
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
@@ -124,7 +130,8 @@ export class ExportQueries {
   /** Raw spellings in duplicate-URL groups (one exported row each). */
   countUrlGroupMembers(crawlId: number): number {
     return this.statements
-      .get(`SELECT COALESCE(SUM(n), 0) FROM (SELECT COUNT(*) AS n FROM urls u JOIN url_aliases a ON a.url_id = u.id WHERE u.crawl_id = ? GROUP BY u.id HAVING COUNT(*) > 1)`)
+      // +u.crawl_id: URLs in rowid order, so the groups come out in order (no temporary B-tree over the crawl).
+      .get(`SELECT COALESCE(SUM(n), 0) FROM (SELECT COUNT(*) AS n FROM urls u JOIN url_aliases a ON a.url_id = u.id WHERE +u.crawl_id = ? GROUP BY u.id HAVING COUNT(*) > 1)`)
       .pluck()
       .get(crawlId) as number;
   }
@@ -137,12 +144,22 @@ export class ExportQueries {
   urlGroups(crawlId: number, afterKey: number, limit: number): KeyedPage<UrlGroupExport> {
     const groups = this.statements
       .get(
-        `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.http_status AS httpStatus, group_concat(a.raw_url, char(10)) AS aliases
+        `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.http_status AS httpStatus, group_concat(a.fragment_spellings || char(9) || a.raw_url, char(10)) AS aliases
          FROM urls u JOIN url_aliases a ON a.url_id = u.id
          WHERE +u.crawl_id = ? AND u.id > ? GROUP BY u.id HAVING COUNT(*) > 1 ORDER BY u.id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as (Omit<UrlGroupExport, 'aliases'> & { aliases: string })[];
-    const rows = groups.map((group) => ({ ...group, aliases: group.aliases.split('\n').sort() }));
+    // Stored spellings never hold a tab or a newline (URL parsing strips them), so they separate the parts.
+    const rows = groups.map((group) => ({
+      ...group,
+      aliases: group.aliases
+        .split('\n')
+        .map((part) => {
+          const tab = part.indexOf('\t');
+          return { rawUrl: part.slice(tab + 1), fragmentSpellings: Number(part.slice(0, tab)) };
+        })
+        .sort((a, b) => (a.rawUrl < b.rawUrl ? -1 : a.rawUrl > b.rawUrl ? 1 : 0)),
+    }));
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
   }
 

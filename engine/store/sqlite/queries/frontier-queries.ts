@@ -1,5 +1,6 @@
 /** Read queries of the Frontier view: hosts with their queues, and URLs paged by state, host and text. */
-import type { ReadableDB } from '../database';
+import type { ReadableDB, WritableDB } from '../database';
+import { FRONTIER_HOST_INDEX, SortIndexes } from '../sort-indexes';
 import type { HostRow, HostWaitingReason, UrlTableRow } from '../../../../shared/types/rows';
 import type { RowPage, UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
@@ -49,8 +50,13 @@ export class FrontierQueries {
   private readonly anchors = new Map<number, [number, number][]>();
   private hostCache: { key: string; atMs: number; rows: HostCounts[] } | null = null;
 
-  constructor(db: ReadableDB) {
+  /** Builds FRONTIER_HOST_INDEX on the first filter by host; null on a read-only handle (the filter then sorts the host's URLs). */
+  private readonly indexes: SortIndexes | null;
+
+  /** @param options.indexWriter a write handle on the same file, through which the first filter by host builds its index (sort-indexes.ts) */
+  constructor(db: ReadableDB, options: { indexWriter?: WritableDB } = {}) {
     this.statements = new StatementCache(db);
+    this.indexes = options.indexWriter ? new SortIndexes(options.indexWriter) : null;
   }
 
   /**
@@ -58,6 +64,7 @@ export class FrontierQueries {
    * @returns rows, `total` matching rows (-1 when `withTotal` is false) and the offset
    */
   urls(crawlId: number, query: UrlTableQuery): RowPage<UrlTableRow> {
+    if (query.host) this.indexes?.ensureIndex(FRONTIER_HOST_INDEX);
     const where: string[] = [];
     const params: (string | number)[] = [crawlId];
     if (query.state) {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../connection';
 import { InspectorQueries } from './inspector-queries';
 import { insertCrawl } from './test-rows';
+import { insertLink } from './test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -18,16 +19,7 @@ function page(crawlId: number, urlId: number, fields: { status?: number; locatio
 }
 
 function link(crawlId: number, from: number, raw: string, to: number | null, fields: { kind?: string; refusedBy?: string; anchor?: string; rel?: string } = {}): void {
-  db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, element, rel) VALUES (?, ?, ?, ?, ?, ?, ?, 'a', ?)`).run(
-    crawlId,
-    from,
-    raw,
-    to,
-    fields.kind ?? 'a',
-    fields.refusedBy ?? null,
-    fields.anchor ?? null,
-    fields.rel ?? null,
-  );
+  insertLink(db, crawlId, { fromUrlId: from, rawUrl: raw, toUrlId: to, kind: fields.kind ?? 'a', refusedBy: fields.refusedBy ?? null, anchorText: fields.anchor ?? null, rel: fields.rel ?? null });
 }
 
 describe('InspectorQueries', () => {
@@ -58,11 +50,12 @@ describe('InspectorQueries', () => {
     expect(queries.page(ids[1]!)).toBeUndefined();
   });
 
-  it('lists spellings with the page each was first met on', () => {
+  it('lists spellings with the page each was first met on, and how many #fragment spellings each stands for', () => {
     const { ids } = insertCrawl(db, [{ url: 'http://a.test/' }, { url: 'http://a.test/item', from: 1, aliases: ['http://a.test/item?sid=1'] }]);
+    db.prepare(`UPDATE url_aliases SET fragment_spellings = 3 WHERE raw_url = 'http://a.test/item'`).run();
     expect(new InspectorQueries(db).aliases(ids[1]!)).toEqual([
-      { rawUrl: 'http://a.test/item', firstSeenFromId: ids[0], firstSeenFromUrl: 'http://a.test/' },
-      { rawUrl: 'http://a.test/item?sid=1', firstSeenFromId: ids[0], firstSeenFromUrl: 'http://a.test/' },
+      { rawUrl: 'http://a.test/item', firstSeenFromId: ids[0], firstSeenFromUrl: 'http://a.test/', fragmentSpellings: 3 },
+      { rawUrl: 'http://a.test/item?sid=1', firstSeenFromId: ids[0], firstSeenFromUrl: 'http://a.test/', fragmentSpellings: 0 },
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { PageRow } from '../../ports';
 import type { ReadableDB } from '../database';
 import type { InlinkRow, LinkPage, OutlinkRow, SpellingRow } from '../../../../shared/types/inspector-rows';
 import { StatementCache } from './statement-cache';
+import { LINK_KIND_CODES, linkElementSql, linkKindSql, linkRuleSql } from '../link-codes';
 import { RedirectQueries, type RedirectChainHop } from './redirect-queries';
 
 export type { LinkPage } from '../../../../shared/types/inspector-rows';
@@ -138,7 +139,7 @@ export class InspectorQueries {
   aliases(urlId: number): InspectedAlias[] {
     return this.statements
       .get(
-        `SELECT a.raw_url AS rawUrl, a.first_seen_from AS firstSeenFromId, f.url AS firstSeenFromUrl
+        `SELECT a.raw_url AS rawUrl, a.first_seen_from AS firstSeenFromId, f.url AS firstSeenFromUrl, a.fragment_spellings AS fragmentSpellings
          FROM url_aliases a LEFT JOIN urls f ON f.id = a.first_seen_from WHERE a.url_id = ? ORDER BY a.raw_url`,
       )
       .all(urlId) as InspectedAlias[];
@@ -147,7 +148,7 @@ export class InspectorQueries {
   /** The link that first led to the URL from the page it was discovered on, or undefined for a seed. */
   discoveryLink(crawlId: number, urlId: number, fromUrlId: number): DiscoveryLink | undefined {
     return this.statements
-      .get(`SELECT kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`)
+      .get(`SELECT ${linkKindSql('kind')} AS kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`)
       .get(crawlId, fromUrlId, urlId) as DiscoveryLink | undefined;
   }
 
@@ -159,7 +160,8 @@ export class InspectorQueries {
     const total = this.statements.get(`SELECT COUNT(*) FROM links WHERE crawl_id = ? AND to_url_id = ?`).pluck().get(crawlId, urlId) as number;
     const rows = this.statements
       .get(
-        `SELECT l.from_url_id AS fromUrlId, f.url AS fromUrl, l.raw_url AS rawUrl, l.kind, l.anchor_text AS anchorText, l.element, l.rel
+        `SELECT l.from_url_id AS fromUrlId, f.url AS fromUrl, COALESCE(l.raw_url, (SELECT t.url FROM urls t WHERE t.id = l.to_url_id)) AS rawUrl,
+                ${linkKindSql('l.kind')} AS kind, l.anchor_text AS anchorText, ${linkElementSql('l.kind')} AS element, l.rel
          FROM links l JOIN urls f ON f.id = l.from_url_id WHERE l.crawl_id = ? AND l.to_url_id = ? ORDER BY l.id LIMIT ? OFFSET ?`,
       )
       .all(crawlId, urlId, window.limit, window.offset) as InlinkRecord[];
@@ -176,8 +178,8 @@ export class InspectorQueries {
       .get(crawlId, urlId) as { total: number; refused: number };
     const rows = this.statements
       .get(
-        `SELECT l.raw_url AS rawUrl, l.to_url_id AS toUrlId, t.url AS toUrl, t.state AS toState, t.http_status AS toStatus, l.kind, l.refused_by AS refusedBy,
-                l.anchor_text AS anchorText, l.element, l.rel
+        `SELECT COALESCE(l.raw_url, t.url) AS rawUrl, l.to_url_id AS toUrlId, t.url AS toUrl, t.state AS toState, t.http_status AS toStatus,
+                ${linkKindSql('l.kind')} AS kind, ${linkRuleSql('l.refused_by')} AS refusedBy, l.anchor_text AS anchorText, ${linkElementSql('l.kind')} AS element, l.rel
          FROM links l LEFT JOIN urls t ON t.id = l.to_url_id WHERE l.crawl_id = ? AND l.from_url_id = ? ORDER BY l.id LIMIT ? OFFSET ?`,
       )
       .all(crawlId, urlId, window.limit, window.offset) as OutlinkRecord[];
@@ -192,7 +194,7 @@ export class InspectorQueries {
    */
   redirectChain(crawlId: number, urlId: number, maxHops = 64): RedirectChainHop[] {
     const redirectInto = this.statements
-      .get(`SELECT from_url_id FROM links WHERE crawl_id = ? AND to_url_id = ? AND kind = 'redirect' ORDER BY id LIMIT 1`)
+      .get(`SELECT from_url_id FROM links WHERE crawl_id = ? AND to_url_id = ? AND kind = ${LINK_KIND_CODES.redirect} ORDER BY id LIMIT 1`)
       .pluck();
     let start = urlId;
     const visited = new Set<number>([urlId]);

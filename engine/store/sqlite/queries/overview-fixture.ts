@@ -1,5 +1,6 @@
 /** Test helper: a generated crawl with URLs in every state and status class, and their pages (for the Overview and site-tree query tests). */
 import type { WritableDB } from '../database';
+import { LINK_KIND_CODES } from '../link-codes';
 
 /** One generated URL: its frontier row and, when `page` is given, its page row. */
 export interface OverviewTestUrl {
@@ -27,7 +28,7 @@ export function insertOverviewCrawl(db: WritableDB, urls: readonly OverviewTestU
   const insertPage = db.prepare(
     `INSERT INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, fetch_ms, fetched_at_ms, indexability) VALUES (?, ?, ?, ?, ?, 100, ?, ?, ?)`,
   );
-  const insertLink = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, anchor_text) VALUES (?, ?, ?, ?, 'a', ?)`);
+  const insertLink = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, anchor_text) VALUES (?, ?, ?, ?, ${LINK_KIND_CODES.a}, ?)`);
   const ids: number[] = [];
   db.transaction(() => {
     for (const row of urls) {

@@ -4,6 +4,7 @@ import { openDatabase } from '../connection';
 import { OVERVIEW_MAX_DEPTH_BARS, OVERVIEW_TOP_HOSTS } from '../../../../shared/types/overview';
 import { insertOverviewCrawl, type OverviewTestUrl } from './overview-fixture';
 import { OverviewQueries, RATE_MAX_BUCKETS, rateBucketMs } from './overview-queries';
+import { insertLink } from './test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -96,8 +97,7 @@ describe('OverviewQueries.overview', () => {
 
   it('counts refused links per rule, most first, with links past the per-page cap', () => {
     const { crawlId, ids } = insertOverviewCrawl(db, CRAWL.slice(0, 1));
-    const insert = db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, kind, refused_by) VALUES (?, ?, ?, 'a', ?)`);
-    for (const [raw, rule] of [['x:1', 'protocol'], ['http://c.test/', 'scope'], ['http://d.test/', 'scope']]) insert.run(crawlId, ids[0], raw, rule);
+    for (const [raw, rule] of [['x:1', 'protocol'], ['http://c.test/', 'scope'], ['http://d.test/', 'scope']]) insertLink(db, crawlId, { fromUrlId: ids[0]!, rawUrl: raw!, toUrlId: null, refusedBy: rule! });
     db.prepare(`UPDATE pages SET links_over_cap = 4 WHERE url_id = ?`).run(ids[0]);
     expect(new OverviewQueries(db).overview(crawlId).refusedByRule).toEqual([
       { rule: 'max-links-per-page', links: 4 },

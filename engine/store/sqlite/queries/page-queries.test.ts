@@ -7,7 +7,7 @@ import type { PageColumn, PagesFilter, PagesSort } from '../../../../shared/type
 import { openDatabase } from '../connection';
 import { LinkCounts } from './link-counts';
 import { PagesQueries, type PagesQuery } from './page-queries';
-import { insertCrawl, type TestUrl } from './test-rows';
+import { insertCrawl, insertLink, type TestUrl } from './test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -43,7 +43,7 @@ function crawl(urls: (TestUrl & { page?: PageFields; errorCode?: string; errorRe
 }
 
 function link(crawlId: number, from: number, to: number | null, refusedBy: string | null = null): void {
-  db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, 'x', ?, 'a', ?)`).run(crawlId, from, to, refusedBy);
+  insertLink(db, crawlId, { fromUrlId: from, rawUrl: 'x', toUrlId: to, refusedBy });
 }
 
 function urlsOf(queries: PagesQueries, crawlId: number, query: Partial<PagesQuery> & { sort?: PagesSort; filter?: PagesFilter }): string[] {
@@ -174,10 +174,10 @@ describe('PagesQueries sort', () => {
     expect([orphan.inlinks, orphan.outlinks]).toEqual([1, 0]);
   });
 
-  it('walks an index for every sort column, never sorting the crawl', () => {
+  it('walks an index for every sort column, never sorting the crawl, once the first sort built it', () => {
     const { crawlId } = fixture();
     new LinkCounts(db).refresh(crawlId);
-    const queries = new PagesQueries(db);
+    const queries = new PagesQueries(db, { indexWriter: db });
     const prepared: string[] = [];
     const prepare = db.prepare.bind(db);
     db.prepare = ((sql: string) => {
@@ -193,6 +193,63 @@ describe('PagesQueries sort', () => {
     for (const sql of ordered) {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<number>(sql.split('?').length - 1).fill(1)) as { detail: string }[]).map((step) => step.detail).join(' | ');
       expect(plan, sql).not.toContain('TEMP B-TREE');
+    }
+  });
+});
+
+describe('PagesQueries sort indexes built on the first sort', () => {
+  // On a file: a read-only open and a second writer need one.
+  let dir = '';
+  let file = '';
+  beforeEach(() => {
+    db.close();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-sort-index-'));
+    file = path.join(dir, 'c.db');
+    db = openDatabase(file);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const indexNames = () => new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).pluck().all() as string[]);
+
+  it('builds a column’s index on its first sort through the write handle, and only that one', () => {
+    const { crawlId } = crawl([{ url: 'http://a.test/b', page: { title: 'Bee' } }, { url: 'http://a.test/a', page: { title: 'Ant' } }, { url: 'http://a.test/n' }]);
+    expect(indexNames().has('pages_by_title')).toBe(false);
+    const queries = new PagesQueries(db, { indexWriter: db });
+    expect(indexNames().has('urls_pages_by_url')).toBe(false);
+    expect(urlsOf(queries, crawlId, { sort: { column: 'url', direction: 'asc' } })).toEqual(['http://a.test/a', 'http://a.test/b', 'http://a.test/n']);
+    expect(indexNames().has('urls_pages_by_url')).toBe(true);
+    expect(indexNames().has('pages_by_title')).toBe(false);
+    expect(urlsOf(queries, crawlId, { sort: { column: 'title', direction: 'asc' } })).toEqual(['http://a.test/a', 'http://a.test/b', 'http://a.test/n']);
+    const after = indexNames();
+    expect(after.has('pages_by_title')).toBe(true);
+    expect(after.has('pages_by_h1')).toBe(false);
+  });
+
+  it('answers the same rows from a read-only open that cannot build it (sorting instead), and leaves the file unchanged', () => {
+    const { crawlId } = crawl([{ url: 'http://a.test/b', page: { title: 'Bee' } }, { url: 'http://a.test/a', page: { title: 'Ant' } }, { url: 'http://a.test/n' }]);
+    const readOnly = openDatabase(file, { readonly: true });
+    try {
+      const rows = urlsOf(new PagesQueries(readOnly), crawlId, { sort: { column: 'title', direction: 'desc' } });
+      expect(rows).toEqual(['http://a.test/b', 'http://a.test/a', 'http://a.test/n']);
+      expect(indexNames().has('pages_by_title')).toBe(false);
+      expect(urlsOf(new PagesQueries(db, { indexWriter: db }), crawlId, { sort: { column: 'title', direction: 'desc' } })).toEqual(rows);
+    } finally {
+      readOnly.close();
+    }
+  });
+
+  it('skips the build while another connection holds the write lock, and builds it on a later sort', () => {
+    const { crawlId } = crawl([{ url: 'http://a.test/a', page: { h1: 'One' } }]);
+    const other = openDatabase(file);
+    const queries = new PagesQueries(db, { indexWriter: db });
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      expect(urlsOf(queries, crawlId, { sort: { column: 'h1', direction: 'asc' } })).toEqual(['http://a.test/a']);
+      other.prepare('COMMIT').run();
+      expect(indexNames().has('pages_by_h1')).toBe(false);
+      urlsOf(queries, crawlId, { sort: { column: 'h1', direction: 'asc' } });
+      expect(indexNames().has('pages_by_h1')).toBe(true);
+    } finally {
+      other.close();
     }
   });
 });
@@ -286,7 +343,7 @@ describe('LinkCounts.tryRefresh', () => {
     const other = openDatabase(file);
     try {
       const { crawlId, ids } = insertCrawl(mine, [{ url: 'http://a.test/' }, { url: 'http://a.test/b' }]);
-      mine.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind) VALUES (?, ?, 'b', ?, 'a')`).run(crawlId, ids[0], ids[1]);
+      insertLink(mine, crawlId, { fromUrlId: ids[0]!, rawUrl: 'b', toUrlId: ids[1]! });
       other.prepare('BEGIN IMMEDIATE').run();
       const counts = new LinkCounts(mine);
       expect(counts.tryRefresh(crawlId)).toBeNull();

@@ -1,5 +1,6 @@
 /** Read queries of the Pages table: the crawl's fetched, failed and blocked URLs, filtered and sorted in SQLite. */
-import type { ReadableDB } from '../database';
+import type { ReadableDB, WritableDB } from '../database';
+import { PAGES_ROW_STATES, SortIndexes } from '../sort-indexes';
 import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
 import { CodedError } from '../../../../shared/types/result';
@@ -19,9 +20,9 @@ export interface PagesQuery {
 
 /**
  * The URLs that are Pages rows: fetched (done), failed (error) or blocked by robots.txt. The same
- * text as the WHERE of migration 0011's partial indexes, so SQLite may use them: keep both equal.
+ * text as the WHERE of the partial sort indexes (sort-indexes.ts), so SQLite may use them.
  */
-const PAGES_ROW = `u.state IN ('done', 'error', 'blocked')`;
+const PAGES_ROW = `u.${PAGES_ROW_STATES}`;
 /** Blocked by robots.txt: state `blocked` (migration 0010), or a refusal stored before it as error ROBOTS_DISALLOWED. */
 const BLOCKED = statusClassTestSql('u', 'blocked');
 /** A row's indexability: the stored verdict, else what its state says (blocked by robots, or no answer at all). */
@@ -116,8 +117,10 @@ interface Segment {
  * Rows are every URL of the crawl in state done, error or blocked (a robots.txt refusal stored as
  * error ROBOTS_DISALLOWED counts as blocked); pending and in-flight URLs belong to the Frontier view.
  *
- * Sorting walks an index, never sorts the crawl (migration 0011 indexes every column; inlinks and
- * outlinks come from link_counts, brought up to date by LinkCounts.refresh before a query). Ties
+ * Sorting walks an index, never sorts the crawl: each column's index (the URL order's too) is
+ * built on the first sort by it when the queries hold a write handle (sort-indexes.ts,
+ * migration 0016); inlinks and outlinks come from link_counts, brought up to date by
+ * LinkCounts.refresh before a query. Ties
  * break by URL id in the sort's direction. Empty values (null: a failed URL has no size, a page
  * stored before 0009 has no H1) come last in both directions, in URL id order, so "largest first"
  * and "smallest first" both start with real values; a count of 0 is the smallest count. The query
@@ -138,14 +141,22 @@ export class PagesQueries {
   private regex: { pattern: string; compiled: RegExp } | null = null;
   private readonly counts = new Map<string, { version: string; rows: number }>();
   private readonly regexBudgetMs: number;
+  /** Builds a sort column's index on its first sort; null on a read-only handle (the query sorts instead). */
+  private readonly sortIndexes: SortIndexes | null;
   /** When the running query's regex matching must stop (epoch ms), and URLs matched since the last clock check. */
   private regexDeadlineMs = Number.POSITIVE_INFINITY;
   private regexCalls = 0;
 
-  /** @param options.regexBudgetMs how long one page query may spend matching URLs against a regex @default URL_REGEX_BUDGET_MS */
-  constructor(db: ReadableDB, options: { regexBudgetMs?: number } = {}) {
+  /**
+   * @param options.regexBudgetMs how long one page query may spend matching URLs against a regex @default URL_REGEX_BUDGET_MS
+   * @param options.indexWriter a write handle on the same file, through which the first sort by a
+   *   column builds its index (sort-indexes.ts); without one, a sort by a column whose index was
+   *   never built sorts the matching rows instead (a read-only open)
+   */
+  constructor(db: ReadableDB, options: { regexBudgetMs?: number; indexWriter?: WritableDB } = {}) {
     this.statements = new StatementCache(db);
     this.regexBudgetMs = options.regexBudgetMs ?? URL_REGEX_BUDGET_MS;
+    this.sortIndexes = options.indexWriter ? new SortIndexes(options.indexWriter) : null;
     db.function(REGEX_FUNCTION, { deterministic: true }, (pattern: unknown, url: unknown) => {
       this.regexCalls += 1;
       if (this.regexCalls % REGEX_CLOCK_EVERY === 0 && Date.now() > this.regexDeadlineMs) {
@@ -169,6 +180,7 @@ export class PagesQueries {
     this.regexDeadlineMs = Date.now() + this.regexBudgetMs;
     this.regexCalls = 0;
     const total = query.withTotal === false ? -1 : this.countOnce(FROM_URLS, where, params);
+    this.sortIndexes?.ensure(query.sort.column);
     const order = COLUMN_ORDER[query.sort.column];
     const direction = query.sort.direction === 'desc' ? 'DESC' : 'ASC';
     const ranked: Segment = { from: order.from, where: order.split?.ranked ?? '1', orderBy: `${order.sql} ${direction}, ${order.id} ${direction}` };

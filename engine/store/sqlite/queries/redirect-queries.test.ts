@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../connection';
 import { RedirectQueries } from './redirect-queries';
 import { insertCrawl } from './test-rows';
+import { insertLink } from './test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -20,7 +21,7 @@ function hop(crawlId: number, fromId: number, status: number, location: string, 
     fetchMs,
     location,
   );
-  db.prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by) VALUES (?, ?, ?, ?, 'redirect', ?)`).run(crawlId, fromId, location, toId, refusedBy);
+  insertLink(db, crawlId, { fromUrlId: fromId, rawUrl: location, toUrlId: toId, kind: 'redirect', refusedBy });
 }
 
 describe('RedirectQueries.chain', () => {

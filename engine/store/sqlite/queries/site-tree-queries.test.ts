@@ -77,13 +77,16 @@ describe('SiteTreeQueries.children', () => {
     );
   });
 
-  it('reads an expanded directory through urls_by_host_url ranges, never scanning the crawl', () => {
+  it('reads an expanded directory through urls_by_host_url ranges, built on the first expand, never scanning the crawl', () => {
     const { crawlId } = insertOverviewCrawl(db, SITE);
+    const hasIndex = () => db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'urls_by_host_url'`).get() !== undefined;
+    expect(hasIndex()).toBe(false);
     const prepared: string[] = [];
     const prepare = db.prepare.bind(db);
     vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => (prepared.push(sql), prepare(sql))) as typeof db.prepare);
-    new SiteTreeQueries(db).children(crawlId, { host: 'a.test', pathPrefix: '/docs/', offset: 0, limit: 10 });
+    new SiteTreeQueries(db, { indexWriter: db }).children(crawlId, { host: 'a.test', pathPrefix: '/docs/', offset: 0, limit: 10 });
     vi.restoreAllMocks();
+    expect(hasIndex()).toBe(true);
     const listing = prepared.find((sql) => sql.includes('GROUP BY name'))!;
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${listing}`)

@@ -1,5 +1,7 @@
 /** Read queries of the site tree (hosts, then path segments, with counts per status class) and of a URL's crawl tree (its ancestry by discovered_from). */
-import type { ReadableDB } from '../database';
+import { linkKindSql } from '../link-codes';
+import type { ReadableDB, WritableDB } from '../database';
+import { SITE_TREE_INDEX, SortIndexes } from '../sort-indexes';
 import { STATUS_CLASSES, type AncestryHop, type SiteTreeChildren, type SiteTreeNode, type StatusClass, type UrlAncestry } from '../../../../shared/types/overview';
 import { CodedError } from '../../../../shared/types/result';
 import { originOf, settledSql, statusClassSql, urlPrefixRanges } from './page-classes';
@@ -63,8 +65,13 @@ const CLASS_COLUMN = `CASE WHEN ${settledSql('u')} THEN ${statusClassSql('u')} E
 export class SiteTreeQueries {
   private readonly statements: StatementCache;
 
-  constructor(db: ReadableDB) {
+  /** Builds SITE_TREE_INDEX on the first expand below a host; null on a read-only handle (an expand then reads the host's rows). */
+  private readonly indexes: SortIndexes | null;
+
+  /** @param options.indexWriter a write handle on the same file, through which the first expand builds the site tree's index (sort-indexes.ts) */
+  constructor(db: ReadableDB, options: { indexWriter?: WritableDB } = {}) {
     this.statements = new StatementCache(db);
+    this.indexes = options.indexWriter ? new SortIndexes(options.indexWriter) : null;
   }
 
   /**
@@ -73,6 +80,7 @@ export class SiteTreeQueries {
    */
   children(crawlId: number, query: SiteTreeQuery): SiteTreeChildren {
     if (query.host === undefined) return this.hosts(crawlId, query);
+    this.indexes?.ensureIndex(SITE_TREE_INDEX);
     const pathPrefix = query.pathPrefix ?? '/';
     if (!pathPrefix.startsWith('/') || !pathPrefix.endsWith('/')) {
       throw new CodedError('INVALID_PATH_PREFIX', `A site-tree directory starts and ends with "/": ${JSON.stringify(pathPrefix)}`);
@@ -123,7 +131,7 @@ export class SiteTreeQueries {
       .all(urlId, crawlId, MAX_ANCESTRY_HOPS) as (Omit<AncestryHop, 'linkKind' | 'anchorText'> & { parentId: number | null })[];
     if (rows.length === 0) throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL with id ${urlId}`);
     const linkOf = this.statements.get(
-      `SELECT kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`,
+      `SELECT ${linkKindSql('kind')} AS kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`,
     );
     const hops = rows.map(({ parentId, ...hop }): AncestryHop => {
       const link = parentId === null ? undefined : (linkOf.get(crawlId, parentId, hop.urlId) as { kind: string; anchorText: string | null } | undefined);

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../../shared/types/crawl';
 import { createNormalizer } from '../../../../shared/url/normalize';
+import { linkKindCode, linkRuleCode } from '../link-codes';
 
 /** Test helper: one URL row to insert (normalized form and key computed under the standard profile). */
 export interface TestUrl {
@@ -36,4 +37,26 @@ export function insertCrawl(db: Database, urls: readonly TestUrl[], settings: Pa
     return id;
   });
   return { crawlId, ids };
+}
+
+/** Test helper: one links row as stored since migration 0016 (kind and rule by name, stored as their codes). */
+export interface TestLink {
+  fromUrlId: number;
+  toUrlId: number | null;
+  /** The link's text; null: the target's URL exactly (the store keeps no text then). */
+  rawUrl: string | null;
+  /** @default 'a' */
+  kind?: string;
+  refusedBy?: string | null;
+  anchorText?: string | null;
+  rel?: string | null;
+}
+
+/** Test helper: inserts a links row, its kind and rule encoded by link-codes.ts. @returns the row id */
+export function insertLink(db: Database, crawlId: number, link: TestLink): number {
+  return Number(
+    db
+      .prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, linkKindCode(link.kind ?? 'a'), linkRuleCode(link.refusedBy ?? null), link.anchorText ?? null, link.rel ?? null).lastInsertRowid,
+  );
 }

@@ -74,7 +74,10 @@ export function NamesSection({ inspection }: { inspection: UrlInspection }) {
         <tbody>
           {names.spellings.map((spelling) => (
             <tr key={spelling.rawUrl}>
-              <td className="url-text">{spelling.rawUrl}</td>
+              <td className="url-text">
+                {spelling.rawUrl}
+                {spelling.fragmentSpellings ? <span className="muted"> (also met with {spelling.fragmentSpellings === 1 ? 'a #fragment' : `${spelling.fragmentSpellings} different #fragments`})</span> : null}
+              </td>
               <td>{spelling.firstSeenFromUrl ? <UrlLink urlId={spelling.firstSeenFromId}>{spelling.firstSeenFromUrl}</UrlLink> : <span className="muted">seed</span>}</td>
             </tr>
           ))}

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
+import { aliasWrite } from '../../links/aliases';
+import type { FrontierCandidate } from '../ports';
+import { openDatabase } from './connection';
+import { CrawlRepository } from './crawl-repository';
+import { createSqliteCrawlStores } from './crawl-stores';
+import type { WritableDB } from './database';
+import { InspectorQueries } from './queries/inspector-queries';
+
+const candidate = (url: string, key: string): FrontierCandidate => ({ url, normalized: key, normalizedKey: key, host: 'a.test', registrableDomain: 'a.test', depth: 1, discoveredFrom: null });
+
+describe('SqliteCrawlWriter compact links and aliases (migration 0016)', () => {
+  let db: WritableDB;
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+  });
+  afterEach(() => db.close());
+
+  it('keeps a link’s text only where it differs from the stored target URL, and the inspector shows every link as written', async () => {
+    const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], DEFAULT_CRAWL_SETTINGS, 0);
+    const { writer } = createSqliteCrawlStores(db, crawlId, DEFAULT_CRAWL_SETTINGS);
+    await writer.commit({ nowMs: 1, candidates: [candidate('http://a.test/', 'home'), candidate('http://a.test/x', 'x')] });
+    const home = new CrawlRepository(db).findUrlId(crawlId, 'home')!;
+    await writer.commit({
+      nowMs: 2,
+      // The second spelling of x names the URL stored first (http://a.test/x).
+      candidates: [candidate('http://A.test/x', 'x')],
+      links: [
+        { fromUrlId: home, rawUrl: 'http://a.test/x', toKey: 'x', kind: 'a', refusedBy: null, anchorText: 'Ex', rel: 'nofollow' },
+        { fromUrlId: home, rawUrl: 'http://A.test/x', toKey: 'x', kind: 'canonical', refusedBy: null },
+        { fromUrlId: home, rawUrl: 'http://a.test/x#part', toKey: 'x', kind: 'iframe', refusedBy: null },
+        { fromUrlId: home, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol' },
+      ],
+    });
+    expect(db.prepare(`SELECT raw_url FROM links ORDER BY id`).pluck().all()).toEqual([null, 'http://A.test/x', 'http://a.test/x#part', 'mailto:me@a.test']);
+    const outlinks = new InspectorQueries(db).outlinks(crawlId, home, { offset: 0, limit: 10 });
+    expect(outlinks.rows.map((row) => [row.rawUrl, row.toUrl, row.kind, row.element, row.refusedBy, row.anchorText, row.rel])).toEqual([
+      ['http://a.test/x', 'http://a.test/x', 'a', 'a', null, 'Ex', 'nofollow'],
+      ['http://A.test/x', 'http://a.test/x', 'canonical', 'link', null, null, null],
+      ['http://a.test/x#part', 'http://a.test/x', 'iframe', 'iframe', null, null, null],
+      ['mailto:me@a.test', null, 'a', 'a', 'protocol', null, null],
+    ]);
+    expect(outlinks.refused).toBe(1);
+    const x = new CrawlRepository(db).findUrlId(crawlId, 'x')!;
+    expect(new InspectorQueries(db).inlinks(crawlId, x, { offset: 0, limit: 10 }).rows.map((row) => row.rawUrl)).toEqual(['http://a.test/x', 'http://A.test/x', 'http://a.test/x#part']);
+    expect(new CrawlRepository(db).refusalCounts(crawlId)).toEqual({ protocol: 1 });
+  });
+
+  it('stores a #fragment spelling as the spelling without it and counts it there', async () => {
+    const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], DEFAULT_CRAWL_SETTINGS, 0);
+    const { writer } = createSqliteCrawlStores(db, crawlId, DEFAULT_CRAWL_SETTINGS);
+    await writer.commit({
+      nowMs: 1,
+      candidates: [candidate('http://a.test/x', 'x')],
+      aliases: ['http://a.test/x', 'http://a.test/x#a', 'http://a.test/x#b', 'http://A.test/x#c'].map((raw) => aliasWrite('x', raw, null)),
+    });
+    const x = new CrawlRepository(db).findUrlId(crawlId, 'x')!;
+    expect(new InspectorQueries(db).aliases(x).map((row) => [row.rawUrl, row.fragmentSpellings])).toEqual([
+      ['http://A.test/x', 1],
+      ['http://a.test/x', 2],
+    ]);
+  });
+});
