@@ -7,7 +7,7 @@ import { LinkPipeline } from '../links/link-pipeline';
 import type { SettledFetch } from '../schedule/retry-policy';
 import type { ClaimedUrl, CommitBatch, CommitResult, CrawlWriter } from '../store/ports';
 import type { PageResult } from '../worker/protocol';
-import { MAX_UNCOMMITTED, ResultCommitter } from './result-committer';
+import { MAX_BACKLOG, MAX_UNCOMMITTED, ResultCommitter } from './result-committer';
 
 const identify = (raw: string) => {
   const url = new URL(raw);
@@ -154,5 +154,26 @@ describe('ResultCommitter', () => {
     answers[0]!(full);
     await done;
     expect(events.errors).toEqual([full]);
+  });
+
+  it('reports a backlog once MAX_BACKLOG results wait behind a store that has not answered, and clears it when the store catches up', async () => {
+    const { writer, batches, answers } = slowWriter();
+    const events = { duplicates: [] as number[], errors: [] as Error[] };
+    const c = committer(writer, events);
+    // The first MAX_UNCOMMITTED results go to the store, which keeps them; the rest wait.
+    for (let id = 1; id < MAX_UNCOMMITTED + MAX_BACKLOG; id += 1) c.add(settledPage(claimed(id), page(claimed(id).url)));
+    expect(c.pending).toBe(MAX_BACKLOG - 1);
+    expect(c.backlogged).toBe(false);
+    c.add(settledPage(claimed(MAX_UNCOMMITTED + MAX_BACKLOG), page(claimed(MAX_UNCOMMITTED + MAX_BACKLOG).url)));
+    expect(c.backlogged).toBe(true);
+    const caughtUp = c.commit();
+    answers[0]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
+    await vi.waitFor(() => expect(batches).toHaveLength(2));
+    // Everything waiting went in one batch: no backlog while the store writes it.
+    expect(batches[1]!.outcomes).toHaveLength(MAX_BACKLOG);
+    expect(c.backlogged).toBe(false);
+    answers[1]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
+    await caughtUp;
+    expect(events.errors).toEqual([]);
   });
 });

@@ -72,7 +72,10 @@ export class WriterThreadClient implements CrawlRowWriter {
       }
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (reply.ok) waiting?.resolve(reply.value);
+      if (reply.ok && waiting && this.failure) {
+        // A claim sent before this write failed (its reply came first): this write reports it.
+        waiting.reject(this.takeFailure());
+      } else if (reply.ok) waiting?.resolve(reply.value);
       else {
         const error = writerError(reply.error);
         if (waiting) waiting.reject(error);
@@ -122,18 +125,22 @@ export class WriterThreadClient implements CrawlRowWriter {
     await exited;
   }
 
+  /**
+   * The failure to report now. A claim's failure is reported once, to the write that learns of it,
+   * and the writes after it (the run marking itself interrupted) go through; the thread's exit stays.
+   */
+  private takeFailure(): Error {
+    const failure = this.failure!;
+    if (!this.exited) {
+      this.failure = null;
+      this.claimFailureReported = true;
+    }
+    return failure;
+  }
+
   private async send(call: WriterCall, awaited: boolean): Promise<unknown> {
     await this.ready;
-    if (this.failure && awaited) {
-      const failure = this.failure;
-      // A claim's failure is reported once, to the write that learns of it; the writes after it
-      // (the run marking itself interrupted) go through.
-      if (!this.exited) {
-        this.failure = null;
-        this.claimFailureReported = true;
-      }
-      throw failure;
-    }
+    if (this.failure && awaited) throw this.takeFailure();
     const id = this.nextId++;
     const request = { ...call, id } as WriterRequest;
     if (!awaited) {

@@ -1,0 +1,80 @@
+// The store-writer thread through its client: writes land in order on the thread's own
+// connection, a failed write keeps SQLite's code, a failed claim (sent without waiting) surfaces at
+// the next awaited write and only there, and writes after the thread ended fail with a code.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
+import type { ClaimedUrl } from '../ports';
+import { openDatabase } from './connection';
+import { CrawlRepository } from './crawl-repository';
+import type { WritableDB } from './database';
+import { WriterThreadClient } from './writer-client';
+
+let dir: string;
+let db: WritableDB;
+let crawlId: number;
+let client: WriterThreadClient | null = null;
+
+const candidate = (name: string) => ({ url: `http://a.test/${name}`, normalized: `http://a.test/${name}`, normalizedKey: `key:${name}`, host: 'a.test', registrableDomain: 'a.test', depth: 0, discoveredFrom: null });
+const stateOf = (id: number) => db.prepare(`SELECT state FROM urls WHERE id = ?`).pluck().get(id);
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-writer-client-'));
+  db = openDatabase(path.join(dir, 'crawl.db'));
+  crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], DEFAULT_CRAWL_SETTINGS, 0);
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = null;
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function open(): WriterThreadClient {
+  client = new WriterThreadClient({ file: db.name, crawlId, settings: { nearDuplicateThreshold: 0.9 } });
+  return client;
+}
+
+describe('WriterThreadClient (store-writer thread)', () => {
+  it('applies claims and batches in the order sent, on its own connection', async () => {
+    const writer = open();
+    const added = await writer.commit({ nowMs: 1, candidates: [candidate('x'), candidate('y')] });
+    expect(added).toMatchObject({ added: 2, addedHosts: ['a.test', 'a.test'] });
+    const [x] = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? ORDER BY id`).pluck().all(crawlId) as number[];
+    const url: ClaimedUrl = { id: x!, url: 'http://a.test/x', host: 'a.test', depth: 0, attempts: 0, redirectHops: 0 };
+    // Not awaited by the scheduler: the commit after it still finds it applied first.
+    void writer.claimed([x!], 2);
+    await writer.commit({ nowMs: 3, outcomes: [{ kind: 'done', url, disposition: { fetchMs: 1, nowMs: 3, httpStatus: 200 } }] });
+    expect(stateOf(x!)).toBe('done');
+    expect(db.prepare(`SELECT attempts, claimed_at_ms AS claimedAtMs FROM urls WHERE id = ?`).get(x!)).toEqual({ attempts: 1, claimedAtMs: 2 });
+  });
+
+  it('a claim refused on the thread fails the next awaited write with its error and code, once; the writes after it go through', async () => {
+    db.exec(`CREATE TRIGGER refuse_claim BEFORE UPDATE OF state ON urls WHEN NEW.state = 'in_flight' BEGIN SELECT RAISE(FAIL, 'claim refused'); END`);
+    const writer = open();
+    await writer.commit({ nowMs: 1, candidates: [candidate('x')] });
+    const id = db.prepare(`SELECT id FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+    await writer.claimed([id], 2);
+    await writer.claimed([id], 3);
+    const failure = await writer.commit({ nowMs: 4 }).then(
+      () => null,
+      (error: unknown) => error as Error & { code?: string },
+    );
+    expect(failure?.message).toBe('claim refused');
+    expect(failure?.code).toMatch(/^SQLITE_CONSTRAINT/);
+    // The run marks itself interrupted: that write is not refused by the claim that already failed.
+    await writer.setStatus('interrupted', null);
+    expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
+  });
+
+  it('after the thread has ended, every write fails with WRITER_THREAD_EXITED', async () => {
+    const writer = open();
+    await writer.setStatus('running', null);
+    await writer.close();
+    await expect(writer.commit({ nowMs: 1, candidates: [candidate('z')] })).rejects.toMatchObject({ code: 'WRITER_THREAD_EXITED' });
+    expect(db.prepare(`SELECT COUNT(*) FROM urls WHERE crawl_id = ?`).pluck().get(crawlId)).toBe(0);
+  });
+});
