@@ -348,7 +348,10 @@ export class CrawlService {
       const autos = listCheckpoints(this.db, crawlId).filter((c) => c.name.startsWith('auto-'));
       for (const old of autos.slice(AUTO_CHECKPOINTS_KEPT)) deleteCheckpoint(this.db, old);
     } catch (error) {
-      if (isStorageError(error)) this.running.get(crawlId)?.runner.fail(storageError(error, this.db.name));
+      const reported = isStorageError(error) ? storageError(error, this.db.name) : null;
+      // A full or failing disk ends the run; a write lock held too long (the store-writer thread's
+      // commit) only skips this checkpoint: the next one comes at the next interval.
+      if (reported && (reported as { code?: string }).code !== 'DB_BUSY') this.running.get(crawlId)?.runner.fail(reported);
       else process.emitWarning(`Automatic checkpoint of crawl ${crawlId} failed: ${(error as Error).message}`);
     }
   }

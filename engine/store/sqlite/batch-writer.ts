@@ -1,12 +1,13 @@
 /** The crawl writer over SQLite: one CommitBatch, one BEGIN IMMEDIATE transaction (store/ports.ts CrawlWriter). */
 import type { Statement } from 'better-sqlite3';
 import type { CrawlStatus } from '../../../shared/types/crawl';
-import type { AliasWrite, CommitBatch, CommitResult, LinkWrite, PageWrite, UrlOutcome } from '../ports';
+import type { AliasWrite, CommitBatch, CommitResult, LinkWrite, PageWrite, StoredRobots, UrlOutcome } from '../ports';
 import { sketchToBlob, type ContentDedupe } from './content-dedupe';
 import type { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
+import type { SqliteRobotsStore } from './robots-store';
 
 /** What the writer writes through: the crawl's repository, frontier, content index and redirect chains on one connection. */
 export interface SqliteCrawlWriterParts {
@@ -16,6 +17,7 @@ export interface SqliteCrawlWriterParts {
   frontier: FrontierRows;
   contentIndex: ContentDedupe;
   chains: RedirectChains;
+  robots: SqliteRobotsStore;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface CrawlRowWriter {
   refetch(urlId: number): Promise<RefetchRow>;
   /** Sets the crawl's status (`finishedAtMs` epoch ms, or null). */
   setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void>;
+  /** Stores a fetched robots.txt (store/ports.ts RobotsStore.save): on the writer's connection, the crawl's one writer. */
+  saveRobots(entry: StoredRobots): Promise<void>;
   /** Ends the writer after the writes already asked for (a thread exits; a same-thread writer does nothing). */
   close(): Promise<void>;
 }
@@ -65,6 +69,10 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
 
   async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
     this.parts.repository.setStatus(this.parts.crawlId, status, finishedAtMs);
+  }
+
+  async saveRobots(entry: StoredRobots): Promise<void> {
+    await this.parts.robots.save(entry);
   }
 
   async close(): Promise<void> {}

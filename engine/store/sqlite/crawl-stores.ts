@@ -7,7 +7,7 @@
  * transaction wherever it runs.
  */
 import type { CrawlSettings } from '../../../shared/types/crawl';
-import type { CommitBatch, CrawlStores, FrontierStore } from '../ports';
+import type { CommitBatch, CrawlStores, FrontierStore, RobotsStore } from '../ports';
 import { SqliteCrawlWriter, type CrawlRowWriter } from './batch-writer';
 import { ContentDedupe } from './content-dedupe';
 import { CrawlRepository } from './crawl-repository';
@@ -40,6 +40,7 @@ export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings:
     frontier: new FrontierRows(db, crawlId),
     contentIndex: new ContentDedupe(db, crawlId, { threshold: settings.nearDuplicateThreshold }),
     chains: new RedirectChains(db),
+    robots: new SqliteRobotsStore(db, crawlId),
   });
 }
 
@@ -66,8 +67,10 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     new FrontierRows(db, crawlId).resetInFlight();
     queues = new SqliteFrontier(db, crawlId, policy, null);
   }
-  // robots.txt bookkeeping is one autocommit statement per origin on this connection (rare: once per host and TTL).
-  const robots = new SqliteRobotsStore(db, crawlId);
+  // Stored robots.txt files are read here and written by the row writer: with a writer thread, a
+  // second writing connection would contend with its commits for SQLite's one write lock.
+  const stored = new SqliteRobotsStore(db, crawlId);
+  const robots: RobotsStore = { load: (origins, nowMs) => stored.load(origins, nowMs), save: (entry) => rows.saveRobots(entry) };
   return composeStores(crawlId, queues, rows, robots, {
     summary: async () => reader.getCrawl(crawlId),
     duplicateCount: async () => reader.duplicateCount(crawlId),
@@ -76,7 +79,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
 }
 
 /** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
-function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: SqliteRobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
+function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: RobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
   const frontier: FrontierStore = {
     async claimBatch(max, nowMs) {
       const claimed = queues.claimQueued(max, nowMs);

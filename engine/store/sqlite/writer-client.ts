@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CrawlStatus } from '../../../shared/types/crawl';
-import type { CommitBatch, CommitResult } from '../ports';
+import type { CommitBatch, CommitResult, StoredRobots } from '../ports';
 import type { CrawlRowWriter } from './batch-writer';
 import type { RefetchRow } from './frontier-rows';
 import type { WriterReply, WriterRequest, WriterThreadInit } from './writer-protocol';
@@ -114,6 +114,10 @@ export class WriterThreadClient implements CrawlRowWriter {
 
   async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
     await this.send({ op: 'setStatus', status, finishedAtMs }, true);
+  }
+
+  async saveRobots(entry: StoredRobots): Promise<void> {
+    await this.send({ op: 'saveRobots', entry }, true);
   }
 
   /** Lets the thread finish the writes already sent, then ends it. */

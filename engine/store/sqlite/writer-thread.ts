@@ -37,6 +37,8 @@ async function apply(request: WriterRequest): Promise<unknown> {
       return writer.refetch(request.urlId);
     case 'setStatus':
       return writer.setStatus(request.status, request.finishedAtMs);
+    case 'saveRobots':
+      return writer.saveRobots(request.entry);
     default: {
       const exhaustive: never = request;
       throw new Error(`Unknown writer request ${JSON.stringify(exhaustive)}`);
