@@ -14,7 +14,8 @@ export default defineConfig({
           'crawl-worker': resolve(import.meta.dirname, 'engine/worker/crawl-worker.ts'),
           'store-writer': resolve(import.meta.dirname, 'engine/store/sqlite/writer-thread.ts'),
         },
-        output: { format: 'es', entryFileNames: '[name].js' },
+        // Chunks beside the entries: modules find their worker entries as ./crawl-worker.js and ./store-writer.js.
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
