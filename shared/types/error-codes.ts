@@ -70,6 +70,7 @@ export const CRAWL_ERROR_CODES = {
   CHECKPOINT_FAILED: { class: 'stop-crawl', advice: 'The checkpoint could not be written or restored (see the message); the crawl itself is unchanged.' },
   // Workbench queries (engine/store/sqlite/queries): the request fails, the crawl is not touched
   URL_NOT_FOUND: { class: 'stop-crawl', advice: 'No URL with that id in this crawl: it may belong to another crawl; reopen the crawl and select the URL again.' },
+  WRITER_THREAD_EXITED: { class: 'stop-crawl', advice: 'The thread that writes the crawl ended (a write it could not hold in memory, or a crash): resume the crawl; nothing committed is lost.' },
   UNKNOWN_LINK_KIND: { class: 'stop-crawl', advice: 'A link kind has no stored code (a bug in this Crawlbench build): report it with the crawl.' },
   UNKNOWN_LINK_RULE: { class: 'stop-crawl', advice: 'A link rule has no stored code (a bug in this Crawlbench build, or a database from a newer one): report it, or open the database with the newer Crawlbench.' },
   INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'The URL filter is not a regular expression the linear-time engine runs (see the message): fix it, or switch the regex off.' },

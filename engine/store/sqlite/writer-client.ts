@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CrawlStatus } from '../../../shared/types/crawl';
+import { CodedError } from '../../../shared/types/result';
 import type { CommitBatch, CommitResult, StoredRobots } from '../ports';
 import type { CrawlRowWriter } from './batch-writer';
 import type { RefetchRow } from './frontier-rows';
@@ -15,11 +16,12 @@ type WriterCall = WriterRequest extends infer R ? (R extends WriterRequest ? Omi
 
 /**
  * The writer thread's heap budget. What it keeps is bounded in bytes (the URL-seen cache, the
- * sketch cache; SQLite's page cache is outside the heap), and without a budget V8 lets the
- * garbage of each batch's copy pile up: the 20,200-page synthetic crawl peaked about 280 MB
- * higher than with the writes on the main thread.
+ * sketch cache; SQLite's page cache is outside the heap), and without a budget V8 lets the garbage
+ * of each batch's copy pile up (the 20,200-page synthetic crawl peaked about 280 MB higher). The
+ * old generation must still hold one batch with a page of MAX_LINKS_PER_PAGE (200,000) links and
+ * their candidates: at 96 MB that page ran the thread out of memory (tests/hostile/links).
  */
-const WRITER_HEAP_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+const WRITER_HEAP_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
 
 /**
  * Spawns the writer thread: the bundled `store-writer.js` beside this module when built (CLI
@@ -89,11 +91,10 @@ export class WriterThreadClient implements CrawlRowWriter {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     };
-    this.worker.on('error', (error) => fail(error));
+    // An uncaught error on the thread (ERR_WORKER_OUT_OF_MEMORY past its heap budget, …): the exit follows.
+    this.worker.on('error', (error) => fail(new CodedError('WRITER_THREAD_EXITED', `The store-writer thread failed (${error.message}); the crawl is interrupted and nothing committed is lost: resume it`)));
     this.worker.on('exit', (code) => {
-      const error = new Error(`The store-writer thread exited (code ${code}) before its writes were done`) as Error & { code?: string };
-      error.code = 'WRITER_THREAD_EXITED';
-      fail(error);
+      fail(new CodedError('WRITER_THREAD_EXITED', `The store-writer thread ended (exit code ${code}) with writes not done; the crawl is interrupted and nothing committed is lost: resume it`));
     });
   }
 
