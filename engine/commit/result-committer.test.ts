@@ -97,8 +97,8 @@ describe('ResultCommitter', () => {
       ['key:http://a.test/x', 1, 1],
     ]);
     expect(batch.links).toEqual([
-      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null, anchorText: 'X', element: 'a', rel: 'nofollow' },
-      { fromUrlId: 1, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol', anchorText: null, element: 'a', rel: null },
+      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null, anchorText: 'X', rel: 'nofollow' },
+      { fromUrlId: 1, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol', anchorText: null, rel: null },
     ]);
     expect(batch.aliases).toEqual([
       { toKey: 'key:http://a.test/x', rawUrl: 'http://a.test/x', fromUrlId: 1 },

@@ -10,7 +10,7 @@ import type { LinkPipeline } from '../links/link-pipeline';
 import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlError, UrlOutcome } from '../store/ports';
-import { linkElement, type PageResult } from '../worker/protocol';
+import type { PageResult } from '../worker/protocol';
 
 /**
  * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
@@ -217,7 +217,7 @@ export class ResultCommitter {
     const verdict = this.options.links.redirect(url, page.redirect!);
     if (verdict.candidate === null) {
       batch.outcomes.push({ kind: 'done', url, disposition });
-      batch.links.push({ fromUrlId: url.id, rawUrl: verdict.raw, toKey: null, kind: 'redirect', refusedBy: verdict.refusedBy, element: linkElement('redirect') });
+      batch.links.push({ fromUrlId: url.id, rawUrl: verdict.raw, toKey: null, kind: 'redirect', refusedBy: verdict.refusedBy });
       return;
     }
     const target = verdict.candidate;

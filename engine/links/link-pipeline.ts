@@ -8,7 +8,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import type { Result } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
-import { linkElement, type LinkKind, type PageResult } from '../worker/protocol';
+import type { LinkKind, PageResult } from '../worker/protocol';
 import { aliasWrite } from './aliases';
 import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
@@ -151,7 +151,6 @@ export class LinkPipeline {
         kind: link.kind,
         refusedBy: link.refusedBy,
         anchorText: link.anchorText ?? null,
-        element: linkElement(link.kind),
         rel: link.rel ?? null,
       });
     }

@@ -231,8 +231,6 @@ export interface LinkRow {
   refusedBy: string | null;
   /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
   anchorText?: string | null;
-  /** Not stored since migration 0016: derived from `kind` (engine/worker/protocol.ts linkElement). Ignored by the store. @deprecated */
-  element?: string | null;
   /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
   rel?: string | null;
 }
@@ -263,8 +261,6 @@ export interface LinkWrite {
   refusedBy: string | null;
   /** The link's text (`<a>` text with `<img alt>`, whitespace collapsed, capped); null when the element has none. */
   anchorText?: string | null;
-  /** Not stored since migration 0016: derived from `kind` (engine/worker/protocol.ts linkElement). Ignored by the store. @deprecated */
-  element?: string | null;
   /** Its `rel` tokens, lower case, space-separated (nofollow, sponsored, ugc …); null when none. */
   rel?: string | null;
 }
