@@ -1,6 +1,6 @@
 // The store-writer thread through its client: writes land in order on the thread's own
-// connection, a failed write keeps SQLite's code, a failed claim (sent without waiting) surfaces at
-// the next awaited write and only there, and writes after the thread ended fail with a code.
+// connection, a claim is written before its promise settles, a failed write keeps SQLite's code, and
+// writes after the thread ended fail with a code.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,27 +45,27 @@ describe('WriterThreadClient (store-writer thread)', () => {
     expect(added).toMatchObject({ added: 2, addedHosts: ['a.test', 'a.test'] });
     const [x] = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? ORDER BY id`).pluck().all(crawlId) as number[];
     const url: ClaimedUrl = { id: x!, url: 'http://a.test/x', host: 'a.test', depth: 0, attempts: 0, redirectHops: 0 };
-    // Not awaited by the scheduler: the commit after it still finds it applied first.
-    void writer.claimed([x!], 2);
+    await writer.claimed([x!], 2);
+    // Written before the claim's promise settled: a kill now leaves the URL in flight, never pending.
+    expect(stateOf(x!)).toBe('in_flight');
     await writer.commit({ nowMs: 3, outcomes: [{ kind: 'done', url, disposition: { fetchMs: 1, nowMs: 3, httpStatus: 200 } }] });
     expect(stateOf(x!)).toBe('done');
     expect(db.prepare(`SELECT attempts, claimed_at_ms AS claimedAtMs FROM urls WHERE id = ?`).get(x!)).toEqual({ attempts: 1, claimedAtMs: 2 });
   });
 
-  it('a claim refused on the thread fails the next awaited write with its error and code, once; the writes after it go through', async () => {
+  it('a claim refused on the thread fails with its error and SQLite code; the writes after it go through', async () => {
     db.exec(`CREATE TRIGGER refuse_claim BEFORE UPDATE OF state ON urls WHEN NEW.state = 'in_flight' BEGIN SELECT RAISE(FAIL, 'claim refused'); END`);
     const writer = open();
     await writer.commit({ nowMs: 1, candidates: [candidate('x')] });
     const id = db.prepare(`SELECT id FROM urls WHERE crawl_id = ?`).pluck().get(crawlId) as number;
-    await writer.claimed([id], 2);
-    await writer.claimed([id], 3);
-    const failure = await writer.commit({ nowMs: 4 }).then(
+    const failure = await writer.claimed([id], 2).then(
       () => null,
       (error: unknown) => error as Error & { code?: string },
     );
     expect(failure?.message).toBe('claim refused');
     expect(failure?.code).toMatch(/^SQLITE_CONSTRAINT/);
-    // The run marks itself interrupted: that write is not refused by the claim that already failed.
+    expect(stateOf(id)).toBe('pending');
+    // The run marks itself interrupted: that write goes through.
     await writer.setStatus('interrupted', null);
     expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
   });

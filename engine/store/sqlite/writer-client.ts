@@ -43,19 +43,19 @@ function writerError(error: { message: string; code: string | null; name: string
 }
 
 /**
- * Sends writes to the store-writer thread. Claims are sent without waiting (the thread applies
- * them before any later write); a claim that fails makes the next awaited write fail with its error.
- * If the thread dies, every write waiting and every later one fails with WRITER_THREAD_EXITED.
+ * Sends writes to the store-writer thread, which applies them in the order sent; each call settles
+ * when its write is committed (or refused, with SQLite's code). Claims are awaited too: a URL's row
+ * says in_flight before anything fetches it, so a killed process re-fetches only URLs its rows show
+ * in flight (tests/integration/crash-resume). If the thread dies, every write waiting and every
+ * later one fails with WRITER_THREAD_EXITED.
  */
 export class WriterThreadClient implements CrawlRowWriter {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Why the thread is gone; every write after it fails with this. */
   private failure: Error | null = null;
-  /** A claim's failure was reported: the run is ending, and later claim failures say nothing new. */
-  private claimFailureReported = false;
   private readonly worker: Worker;
   private readonly ready: Promise<void>;
-  private exited = false;
 
   constructor(init: WriterThreadInit) {
     this.worker = spawnWriterThread(init);
@@ -74,18 +74,10 @@ export class WriterThreadClient implements CrawlRowWriter {
       }
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (reply.ok && waiting && this.failure) {
-        // A claim sent before this write failed (its reply came first): this write reports it.
-        waiting.reject(this.takeFailure());
-      } else if (reply.ok) waiting?.resolve(reply.value);
-      else {
-        const error = writerError(reply.error);
-        if (waiting) waiting.reject(error);
-        else if (!this.claimFailureReported) this.failure ??= error;
-      }
+      if (reply.ok) waiting?.resolve(reply.value);
+      else waiting?.reject(writerError(reply.error));
     });
     const fail = (error: Error) => {
-      this.exited = true;
       this.failure ??= error;
       markFailed(error);
       for (const waiting of this.pending.values()) waiting.reject(error);
@@ -98,64 +90,42 @@ export class WriterThreadClient implements CrawlRowWriter {
     });
   }
 
-  claimed(urlIds: readonly number[], nowMs: number): Promise<void> {
-    if (urlIds.length === 0) return Promise.resolve();
-    // Not awaited by the scheduler: a failure surfaces at the next awaited write.
-    void this.send({ op: 'claimed', urlIds: [...urlIds], nowMs }, false);
-    return Promise.resolve();
+  async claimed(urlIds: readonly number[], nowMs: number): Promise<void> {
+    if (urlIds.length > 0) await this.send({ op: 'claimed', urlIds: [...urlIds], nowMs });
   }
 
   commit(batch: CommitBatch): Promise<CommitResult> {
-    return this.send({ op: 'commit', batch }, true) as Promise<CommitResult>;
+    return this.send({ op: 'commit', batch }) as Promise<CommitResult>;
   }
 
   refetch(urlId: number): Promise<RefetchRow> {
-    return this.send({ op: 'refetch', urlId }, true) as Promise<RefetchRow>;
+    return this.send({ op: 'refetch', urlId }) as Promise<RefetchRow>;
   }
 
   async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
-    await this.send({ op: 'setStatus', status, finishedAtMs }, true);
+    await this.send({ op: 'setStatus', status, finishedAtMs });
   }
 
   async saveRobots(entry: StoredRobots): Promise<void> {
-    await this.send({ op: 'saveRobots', entry }, true);
+    await this.send({ op: 'saveRobots', entry });
   }
 
   /** Lets the thread finish the writes already sent, then ends it. */
   async close(): Promise<void> {
-    if (this.exited) return;
+    if (this.failure) return;
     // The thread applies what was sent before this message, replies, then closes.
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage({ op: 'close' });
     await exited;
   }
 
-  /**
-   * The failure to report now. A claim's failure is reported once, to the write that learns of it,
-   * and the writes after it (the run marking itself interrupted) go through; the thread's exit stays.
-   */
-  private takeFailure(): Error {
-    const failure = this.failure!;
-    if (!this.exited) {
-      this.failure = null;
-      this.claimFailureReported = true;
-    }
-    return failure;
-  }
-
-  private async send(call: WriterCall, awaited: boolean): Promise<unknown> {
+  private async send(call: WriterCall): Promise<unknown> {
     await this.ready;
-    if (this.failure && awaited) throw this.takeFailure();
+    if (this.failure) throw this.failure;
     const id = this.nextId++;
-    const request = { ...call, id } as WriterRequest;
-    if (!awaited) {
-      this.pending.delete(id);
-      this.worker.postMessage(request);
-      return undefined;
-    }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.worker.postMessage({ ...call, id } as WriterRequest);
     });
   }
 }
