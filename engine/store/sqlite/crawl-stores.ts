@@ -7,12 +7,12 @@
  * transaction wherever it runs.
  */
 import type { CrawlSettings } from '../../../shared/types/crawl';
-import type { CommitBatch, CrawlStores, FrontierStore, RobotsStore } from '../ports';
+import type { CommitBatch, CrawlStores, FrontierStore, RobotsStore, UrlOutcome } from '../ports';
 import { SqliteCrawlWriter, type CrawlRowWriter } from './batch-writer';
 import { ContentDedupe } from './content-dedupe';
 import { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
-import { SqliteFrontier } from './frontier';
+import { SqliteFrontier, type SettledState } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
 import { SqliteRobotsStore } from './robots-store';
@@ -54,19 +54,13 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
   const policy = { maxInFlightPerHost: settings.maxInFlightPerHost, minDelayMs: settings.minDelayMs, maxDelayMs: settings.maxDelayMs, delayFactor: settings.delayFactor };
   const reader = new CrawlRepository(db);
   const chains = new RedirectChains(db);
-  let rows: CrawlRowWriter;
-  let queues: SqliteFrontier;
-  if (options.writerThread) {
-    if (db.memory || db.name === ':memory:') throw new Error('A writer thread needs a database file, not :memory:');
-    // Before the thread opens: in flight left by a dead process goes back to pending.
-    new FrontierRows(db, crawlId).resetInFlight();
-    queues = new SqliteFrontier(db, crawlId, policy, null);
-    rows = new WriterThreadClient({ file: db.name, crawlId, settings: { nearDuplicateThreshold: settings.nearDuplicateThreshold }, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-  } else {
-    rows = createSqliteRowWriter(db, crawlId, settings);
-    new FrontierRows(db, crawlId).resetInFlight();
-    queues = new SqliteFrontier(db, crawlId, policy, null);
-  }
+  if (options.writerThread && (db.memory || db.name === ':memory:')) throw new Error('A writer thread needs a database file, not :memory:');
+  // In flight left by a dead process goes back to pending, before any writer (thread) opens.
+  new FrontierRows(db, crawlId).resetInFlight();
+  const queues = new SqliteFrontier(db, crawlId, policy, null);
+  const rows: CrawlRowWriter = options.writerThread
+    ? new WriterThreadClient({ file: db.name, crawlId, settings: { nearDuplicateThreshold: settings.nearDuplicateThreshold }, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
+    : createSqliteRowWriter(db, crawlId, settings);
   // Stored robots.txt files are read here and written by the row writer: with a writer thread, a
   // second writing connection would contend with its commits for SQLite's one write lock.
   const stored = new SqliteRobotsStore(db, crawlId);
@@ -77,6 +71,9 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
   });
 }
+
+/** The state each outcome leaves its URL in, for the queues' counts (a redirect is done unless the writer finds a loop). */
+const SETTLED_STATE: Readonly<Record<UrlOutcome['kind'], SettledState>> = { done: 'done', redirected: 'done', failed: 'error', blocked: 'blocked', requeued: 'pending' };
 
 /** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
 function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: RobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
@@ -102,10 +99,7 @@ function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWr
     writer: {
       async commit(batch: CommitBatch) {
         // The outcomes count and free their host slots now; the rows follow.
-        for (const outcome of batch.outcomes ?? []) {
-          const state = outcome.kind === 'done' || outcome.kind === 'redirected' ? 'done' : outcome.kind === 'failed' ? 'error' : outcome.kind === 'requeued' ? 'pending' : 'blocked';
-          queues.noteSettled(state, outcome.url, outcome.disposition);
-        }
+        for (const outcome of batch.outcomes ?? []) queues.noteSettled(SETTLED_STATE[outcome.kind], outcome.url, outcome.disposition);
         const result = await rows.commit(batch);
         for (let i = 0; i < result.redirectLoops.length; i += 1) queues.noteRedirectLoop();
         queues.noteAdded(result.addedHosts, batch.nowMs);

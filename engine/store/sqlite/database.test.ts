@@ -14,6 +14,7 @@ import { CrawlLease, otherLiveHolder } from './crawl-lease';
 import { CrawlReader, CrawlRepository } from './crawl-repository';
 import { createSqliteCrawlStores } from './crawl-stores';
 import type { ReadableDB, WritableDB } from './database';
+import { SqliteFrontier } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { ExportQueries } from './queries/export-queries';
 import { FrontierQueries } from './queries/frontier-queries';
@@ -31,6 +32,8 @@ function typeChecks(reader: ReadableDB, writer: WritableDB, raw: DriverDatabase)
   new CrawlRepository(writer);
   // @ts-expect-error a read handle cannot reach the crawl repository's writes
   new CrawlRepository(reader);
+  // @ts-expect-error nor the frontier
+  new SqliteFrontier(reader, 1, { maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 });
   // @ts-expect-error nor the frontier's rows
   new FrontierRows(reader, 1);
   // @ts-expect-error nor a crawl's stores

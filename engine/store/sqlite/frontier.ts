@@ -1,6 +1,6 @@
 /** The Mercator frontier over SQLite (IIR 20.2.3): per-host back queues, a heap of next eligible times, the URL-seen test. */
 import type { Statement } from 'better-sqlite3';
-import type { ReadableDB, WritableDB } from './database';
+import type { WritableDB } from './database';
 import { FrontierRows, type RefetchRow } from './frontier-rows';
 import { HostHeap } from '../../schedule/host-heap';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
@@ -22,6 +22,9 @@ interface HostQueue {
   nextEligibleAtMs: number;
   inHeap: boolean;
 }
+
+/** Where a claimed URL's outcome leaves it: `pending` is a requeue. */
+export type SettledState = 'done' | 'error' | 'blocked' | 'pending';
 
 /** Pending URLs read ahead per host: small, so memory stays flat with many hosts (10k hosts × 16). */
 const REFILL_BATCH = 16;
@@ -53,15 +56,15 @@ export class SqliteFrontier {
   private readonly requeuedHosts = new Map<number, string>();
 
   /**
-   * @param db the connection refills read from (a read handle is enough without `rows`)
+   * @param db the connection refills read from
    * @param rows the crawl's URL rows on the same connection, written by each method; omit when
    *   another thread writes them (then call the `note*` methods and {@link settled})
    */
   constructor(
-    db: ReadableDB | WritableDB,
+    db: WritableDB,
     private readonly crawlId: number,
     private readonly policy: PolitenessPolicy,
-    private readonly rows: FrontierRows | null = new FrontierRows(db as WritableDB, crawlId),
+    private readonly rows: FrontierRows | null = new FrontierRows(db, crawlId),
   ) {
     this.refill = db.prepare(
       `SELECT id, url, host, depth, attempts, redirect_hops AS redirectHops FROM urls WHERE crawl_id = ? AND host = ? AND state = 'pending' ORDER BY priority, id LIMIT ?`,
@@ -72,7 +75,7 @@ export class SqliteFrontier {
   }
 
   /** Reads counts and pending hosts. */
-  private load(db: ReadableDB | WritableDB): void {
+  private load(db: WritableDB): void {
     const rows = db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(this.crawlId) as { state: string; n: number }[];
     for (const row of rows) {
       if (row.state === 'pending' || row.state === 'in_flight') this.countsValue.pending += row.n;
@@ -202,7 +205,7 @@ export class SqliteFrontier {
    * A claimed URL's outcome, for the counts and its host slot: `pending` is a requeue (the host's
    * queue reads again). The rows are written by the caller.
    */
-  noteSettled(state: 'done' | 'error' | 'blocked' | 'pending', url: ClaimedUrl, disposition: Disposition): void {
+  noteSettled(state: SettledState, url: ClaimedUrl, disposition: Disposition): void {
     if (state === 'pending') {
       this.countsValue.pending += 1;
       this.queueFor(url.host).exhausted = false;
