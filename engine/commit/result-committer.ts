@@ -13,9 +13,11 @@ import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, Fro
 import type { PageResult } from '../worker/protocol';
 
 /**
- * Results buffered beyond this many are committed at once. A commit blocks the scheduler (about
- * 2 ms a page with its links), and no fetch is dispatched meanwhile: small batches keep the
- * workers fed (256 left them idle for ~300 ms per commit on the docs crawl).
+ * Results buffered beyond this many are committed at once. Where the store writes on the
+ * scheduler's thread (`:memory:`, writerThread off) a commit blocks it (about 2 ms a page with its
+ * links) and no fetch is dispatched meanwhile: small batches keep the workers fed (256 left them
+ * idle for ~300 ms per commit on the docs crawl). With the store-writer thread, results that
+ * arrive while a batch is being written go into the next one, which can grow to MAX_BACKLOG.
  */
 export const MAX_UNCOMMITTED = 32;
 
