@@ -21,8 +21,16 @@ export interface FixtureServer {
   stop(): Promise<void>;
 }
 
-/** Starts the fixture server on a free 127.0.0.1 port (or `options.port`). Unknown hosts and paths answer 404. */
-export async function startFixtureServer(sites: Record<string, Record<string, Handler>> = FIXTURE_SITES, options: { port?: number } = {}): Promise<FixtureServer> {
+/** Routes with a variable part: the handler for `path` (no query) on `host`, or undefined. */
+export type DynamicRoutes = (host: string, path: string) => Handler | undefined;
+
+/**
+ * Starts the fixture server on a free 127.0.0.1 port (or `options.port`). A request goes to
+ * `sites[host][path]`, else to `options.dynamic` (default: the fixture web's own variable routes);
+ * unknown hosts and paths answer 404.
+ */
+export async function startFixtureServer(sites: Record<string, Record<string, Handler>> = FIXTURE_SITES, options: { port?: number; dynamic?: DynamicRoutes } = {}): Promise<FixtureServer> {
+  const dynamic = options.dynamic ?? dynamicRoute;
   const requests: FixtureRequest[] = [];
   const active = new Map<string, number>();
   const server = http.createServer((request, response) => {
@@ -36,7 +44,7 @@ export async function startFixtureServer(sites: Record<string, Record<string, Ha
       entry.endedAtMs = Date.now();
       active.set(host, (active.get(host) ?? 1) - 1);
     });
-    const handler = sites[host]?.[path] ?? dynamicRoute(host, path);
+    const handler = sites[host]?.[path] ?? dynamic(host, path);
     if (!handler) {
       sendHtml(response, html('Not found', `No page ${path} on ${host}`), 404);
       return;
