@@ -111,6 +111,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
 
   if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
+  if (settings.followNofollowLinks === true) io.stderr.write('crawlbench: warning: --follow-nofollow-links follows links marked rel=nofollow, ugc or sponsored; site owners asked crawlers not to follow those links\n');
   let db;
   try {
     db = openDatabase(values.db);
