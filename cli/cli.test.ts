@@ -95,6 +95,19 @@ describe('crawlbench flags', () => {
     expect(help.stdout).toMatch(/--page-text-chars N +characters of each page's visible text kept for duplicate diffs,\n +0 to 1000000 \(default 2000; 0 keeps none/);
   });
 
+  it('crawl --help spells list mode and seeds only, and says --max-depth 0 is not seeds only; bad patterns and modes are coded errors', async () => {
+    const help = await cli(['crawl', '--help']);
+    expect(help.stdout).toContain('crawlbench crawl --list FILE --db FILE');
+    expect(help.stdout).toMatch(/--seeds-only +fetch the seeds and nothing else \(the same as --mode list\); note that\n +--max-depth 0 means no depth limit, not seeds only/);
+    expect(help.stdout).toMatch(/--include REGEX/);
+    const badPattern = await cli(['crawl', 'http://a.test/', '--db', path.join(dir, 'p.db'), '--include', '(unclosed']);
+    expect([badPattern.code, badPattern.stderr]).toEqual([2, expect.stringMatching(/^crawlbench: INVALID_URL_REGEX: --include: pattern "\(unclosed": not a valid regular expression/)]);
+    const backtracking = await cli(['crawl', 'http://a.test/', '--db', path.join(dir, 'p.db'), '--exclude', '(a)\\1']);
+    expect([backtracking.code, backtracking.stderr]).toEqual([2, expect.stringMatching(/^crawlbench: INVALID_URL_REGEX: --exclude pattern "\(a\)\\\\1": This regular expression needs backtracking/)]);
+    const badMode = await cli(['crawl', 'http://a.test/', '--db', path.join(dir, 'p.db'), '--mode', 'seeds']);
+    expect(badMode.stderr).toBe('crawlbench: INVALID_FLAG: --mode must be one of spider, list, got "seeds"\n');
+  });
+
   it('a missing --db is a one-line error with a code', async () => {
     const run = await cli(['export', '--what', 'pages']);
     expect(run.code).toBe(2);

@@ -64,6 +64,7 @@ export { parseHostOverride } from './fetch/dns';
 
 /** Link rules' settings parsing (seed 004's ignored-extension list). */
 export { parseExtensionList } from './links/link-rules';
+export { compileUrlPatterns } from './links/url-patterns';
 
 /** URL identity (normalized URL, key, host, registrable domain) from a normalizer and a domain function. */
 export { createUrlIdentifier, type UrlIdentity } from './links/url-identity';

@@ -1,4 +1,4 @@
-import { type WritableDB, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
+import { type WritableDB, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import { CrawlRuns } from './crawl-runs';
@@ -50,6 +50,8 @@ const AUTO_CHECKPOINTS_KEPT = 3;
 /**
  * Settings of a new crawl: defaults, then the client's values, then the process's resolver
  * overrides (appended; a client's override for the same host wins) and closed mode (either side may turn it on).
+ * @throws CodedError INVALID_SETTINGS (delays), INVALID_URL_REGEX naming a URL pattern the
+ *   linear-time engine cannot run
  */
 export function effectiveSettings(input: Partial<CrawlSettings> | undefined, options: CrawlServiceOptions): CrawlSettings {
   const merged: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, ...input, hostOverrides: [...(input?.hostOverrides ?? [])] };
@@ -57,6 +59,9 @@ export function effectiveSettings(input: Partial<CrawlSettings> | undefined, opt
   for (const override of options.hostOverrides ?? []) if (!hosts.has(override.host)) merged.hostOverrides.push(override);
   merged.closedResolver = Boolean(input?.closedResolver) || Boolean(options.closedResolver);
   if (merged.maxDelayMs < merged.minDelayMs) throw new CodedError('INVALID_SETTINGS', 'maxDelayMs must be at least minDelayMs');
+  // The linear-time engine's verdict on the URL patterns (the settings schema checks only syntax):
+  // a pattern it cannot run stops the start, before any crawl row is written.
+  compileUrlPatterns(merged);
   return merged;
 }
 

@@ -1,21 +1,39 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { MAX_SEEDS } from '../../shared/ipc/limits';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
+import { readUrlListFile } from '../url-list-file';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
-       [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
-       [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
-       [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
+       crawlbench crawl --list FILE --db FILE [options]
+       [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--mode spider|list] [--seeds-only]
+       [--min-delay-ms N] [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
+       [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
+       [--include REGEX]... [--exclude REGEX]...
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
 
   --resolve host=ip:port        connect to ip:port for host; '*.example.test=ip:port' maps every host
                                 under example.test (not example.test itself; an exact host wins)
+  --list FILE                   list mode: fetch exactly the URLs in FILE (one a line; blank lines and
+                                lines starting with # skipped; up to ${MAX_SEEDS.toLocaleString('en-US')}), plus any <seed> given;
+                                their redirects are followed, links are stored but not followed
+                                (refused as list-mode); with --mode spider the list only seeds a crawl
+  --seeds-only                  fetch the seeds and nothing else (the same as --mode list); note that
+                                --max-depth 0 means no depth limit, not seeds only
+  --mode spider|list            spider follows links (default); list fetches the seeds only
+  --include REGEX               follow only links whose URL matches one of the --include patterns
+  --exclude REGEX               never follow links whose URL matches an --exclude pattern
+                                (JavaScript regular expressions over the URL without #fragment, case-sensitive,
+                                run in linear time: backreferences, lookahead/lookbehind and counted repetitions
+                                above 16 are refused; repeatable, seeds are not filtered)
+  --follow-nofollow-links       follow links marked rel="nofollow", "ugc" or "sponsored" (refused by
+                                default as link-nofollow; --rogue is about the page's meta robots nofollow)
   --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
                                 ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)`;
 
@@ -60,6 +78,12 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'checkpoint-every': { type: 'string' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        'follow-nofollow-links': { type: 'boolean' },
+        mode: { type: 'string' },
+        'seeds-only': { type: 'boolean' },
+        list: { type: 'string' },
         json: { type: 'boolean' },
       },
     });
@@ -67,19 +91,27 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     return failLine(io, parseErrorLine(error, argv, 'crawl'));
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) return failLine(io, `MISSING_SEED: no seed URL given (see crawlbench crawl --help)`);
+  if (positionals.length === 0 && values.list === undefined) return failLine(io, `MISSING_SEED: no seed URL given, nor --list FILE (see crawlbench crawl --help)`);
   if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench crawl --help)`);
 
   let settings: Partial<CrawlSettings>;
+  const seeds = [...positionals];
   try {
     settings = crawlSettingsFromFlags(values);
     checkpointOptions(values);
+    if (values.list !== undefined) {
+      seeds.push(...readUrlListFile(values.list));
+      // A URL list is fetched as it is unless --mode spider says it only seeds the crawl.
+      settings.crawlMode ??= 'list';
+    }
+    if (seeds.length > MAX_SEEDS) throw new CodedError('INVALID_URL_LIST', `${seeds.length} seeds in all, more than ${MAX_SEEDS}; split the list into several crawls`);
   } catch (error) {
     return failWith(io, error);
   }
 
   if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
+  if (settings.followNofollowLinks === true) io.stderr.write('crawlbench: warning: --follow-nofollow-links follows links marked rel=nofollow, ugc or sponsored; site owners asked crawlers not to follow those links\n');
   let db;
   try {
     db = openDatabase(values.db);
@@ -90,7 +122,8 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   const service = new CrawlService(db, checkpointOptions(values), { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
   const signals = trapStopSignals(io, () => void service.close());
   try {
-    const { crawlId, done } = service.start(positionals, settings);
+    if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
+    const { crawlId, done } = service.start(seeds, settings);
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
     io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
@@ -169,6 +202,21 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (ignoreExt !== undefined) {
     settings.ignoredExtensions = checked('ignoredExtensions', ignoreExt, () => `--ignore-ext expects lowercase extensions without dots separated by |, e.g. "jpg|png|zip", got "${ignoreExt}"`);
   }
+  const mode = str('mode');
+  if (mode !== undefined) settings.crawlMode = checked('crawlMode', mode, () => `--mode must be one of ${CRAWL_MODES.join(', ')}, got "${mode}"`);
+  if (values['seeds-only']) {
+    if (settings.crawlMode === 'spider') throw new CodedError('INVALID_FLAG', '--seeds-only and --mode spider contradict each other: give one');
+    settings.crawlMode = 'list';
+  }
+  for (const [flag, key] of [['include', 'includeUrlPatterns'], ['exclude', 'excludeUrlPatterns']] as const) {
+    const patterns = values[flag] as string[] | undefined;
+    if (patterns) {
+      const result = validateSetting(key, patterns);
+      if (!result.ok) throw new CodedError('INVALID_URL_REGEX', `--${flag}: ${result.error.message}`);
+      settings[key] = result.value;
+    }
+  }
+  if (values['follow-nofollow-links']) settings.followNofollowLinks = true;
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;

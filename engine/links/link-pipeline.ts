@@ -105,7 +105,7 @@ export class LinkPipeline {
         refuse(link, target.refusal ?? 'invalid-url');
         continue;
       }
-      const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow });
+      const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow, rel: link.rel });
       if (rule !== null) {
         refuse(link, rule);
         continue;

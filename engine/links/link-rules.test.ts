@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
-import { compileLinkRules, extensionOf, linkParts, parseExtensionList, type LinkUnderTest } from './link-rules';
+import { compileLinkRules, extensionOf, linkParts, parseExtensionList, relSaysNofollow, type LinkUnderTest } from './link-rules';
 import { scopeSeeds } from './scope';
 
 const seeds = scopeSeeds(['http://site.test/docs/index.html'], (host) => host.split('.').slice(-2).join('.'));
@@ -108,6 +108,61 @@ describe('host-not-mapped (closed mode, issue 15 part 6)', () => {
     expect(test('http://elsewhere.test/', { ...closed, scope: 'host' })).toBe('scope');
     expect(test('http://elsewhere.test/', { ...closed, excludeDomains: ['elsewhere.test'] })).toBe('exclude-domains');
     expect(test('http://elsewhere.test/', { ...closed, maxDepth: 1 }, { depth: 2 })).toBe('host-not-mapped');
+  });
+});
+
+describe('list mode, per-link nofollow and URL patterns (issue 12)', () => {
+  it('list mode refuses every page link by list-mode, after the rules about the URL form; never a redirect target', () => {
+    expect(test('http://site.test/a.html', { crawlMode: 'list' })).toBe('list-mode');
+    expect(test('http://site.test/a.html?q', { crawlMode: 'list', followQueryStrings: false })).toBe('list-mode');
+    expect(test('http://site.test/a.html', { crawlMode: 'list', maxUrlLength: 16 })).toBe('url-length');
+    expect(test('http://site.test/a.html', { crawlMode: 'list' }, { redirect: true })).toBeNull();
+    expect(test('http://other.test/a.html', { crawlMode: 'list' }, { redirect: true })).toBe('scope');
+    expect(test('http://site.test/a.html', { crawlMode: 'spider' })).toBeNull();
+  });
+
+  it('refuses links whose own rel says nofollow, ugc or sponsored (link-nofollow) unless followNofollowLinks', () => {
+    expect(test('http://site.test/a.html', {}, { rel: 'nofollow' })).toBe('link-nofollow');
+    expect(test('http://site.test/a.html', {}, { rel: 'noopener ugc' })).toBe('link-nofollow');
+    expect(test('http://site.test/a.html', {}, { rel: 'sponsored' })).toBe('link-nofollow');
+    expect(test('http://site.test/a.html', {}, { rel: 'noopener noreferrer' })).toBeNull();
+    expect(test('http://site.test/a.html', { followNofollowLinks: true }, { rel: 'nofollow' })).toBeNull();
+    // Page-level nofollow is counted first; rogue mode (obeyNofollow off) leaves the link's own rel in force.
+    expect(test('http://site.test/a.html', {}, { rel: 'nofollow', pageNofollow: true })).toBe('nofollow');
+    expect(test('http://site.test/a.html', { obeyNofollow: false }, { rel: 'nofollow', pageNofollow: true })).toBe('link-nofollow');
+    // A redirect is not a link: its target carries no rel.
+    expect(test('http://site.test/a.html', {}, { redirect: true })).toBeNull();
+  });
+
+  it('relSaysNofollow matches whole tokens only', () => {
+    expect(relSaysNofollow(undefined)).toBe(false);
+    expect(relSaysNofollow('nofollowing')).toBe(false);
+    expect(relSaysNofollow('external nofollow')).toBe(true);
+  });
+
+  it('include patterns: a link must match one; exclude patterns: a match refuses it; matched on the URL without fragment', () => {
+    const patterns = { includeUrlPatterns: ['/docs/', '\\.pdf$'], excludeUrlPatterns: ['[?&]sessionid=', '#'] };
+    expect(test('http://site.test/docs/a.html', patterns)).toBeNull();
+    expect(test('http://site.test/docs/a.html#part', patterns)).toBeNull();
+    expect(test('http://site.test/files/x.pdf', patterns)).toBeNull();
+    expect(test('http://site.test/blog/a.html', patterns)).toBe('include-pattern');
+    expect(test('http://site.test/docs/a.html?x=1&sessionid=2', patterns)).toBe('exclude-pattern');
+    // Case-sensitive, as written (the host is lower case once parsed).
+    expect(test('http://SITE.TEST/DOCS/a.html', patterns)).toBe('include-pattern');
+    expect(test('http://site.test/blog/', { excludeUrlPatterns: ['^http://site\\.test/blog/'] })).toBe('exclude-pattern');
+    // A redirect target's query is matched too.
+    expect(test('http://site.test/docs/a?sessionid=1', patterns, { redirect: true })).toBe('exclude-pattern');
+  });
+
+  it('pattern rules come after the domain lists and before host-not-mapped and max-depth', () => {
+    expect(test('http://other.test/x', { scope: 'any', excludeDomains: ['other.test'], excludeUrlPatterns: ['x'] })).toBe('exclude-domains');
+    expect(test('http://site.test/x', { excludeUrlPatterns: ['x'], maxDepth: 1 }, { depth: 5 })).toBe('exclude-pattern');
+  });
+
+  it('refuses at compile time a pattern the linear engine cannot run, naming it', () => {
+    expect(() => compileLinkRules({ ...DEFAULT_CRAWL_SETTINGS, includeUrlPatterns: ['/ok/', '(?<=/)x'] }, seeds)).toThrow(
+      expect.objectContaining({ code: 'INVALID_URL_REGEX', message: expect.stringContaining('--include pattern "(?<=/)x": This regular expression needs backtracking') }),
+    );
   });
 });
 

@@ -1,8 +1,12 @@
-/** Seed 004's link rules: every reason a link is refused (protocol, length, query, extension, nofollow, scope, domains, unmapped host, depth). */
+/**
+ * Seed 004's link rules: every reason a link is refused (protocol, length, list mode, query,
+ * extension, page and link nofollow, scope, domains, URL patterns, unmapped host, depth).
+ */
 import type { CrawlSettings } from '../../shared/types/crawl';
-import type { LinkRuleName } from '../../shared/types/link-rules';
+import { NOFOLLOW_REL_TOKENS, type LinkRuleName } from '../../shared/types/link-rules';
 import { hostOverrideMatcher } from '../../shared/url/host-override';
 import { inScope, type ScopeSeeds } from './scope';
+import { compileUrlPatterns, patternText, urlPatternRefusal } from './url-patterns';
 
 /** The rule names and their order live in shared/types (the renderer shows them in words). */
 export { LINK_RULES, type LinkRuleName } from '../../shared/types/link-rules';
@@ -64,6 +68,24 @@ export interface LinkUnderTest {
   depth: number;
   /** The page carried meta robots / X-Robots-Tag nofollow. */
   pageNofollow: boolean;
+  /** The link's own `rel` tokens, lower case, space-separated (the worker's `link.rel`); absent when none. */
+  rel?: string;
+  /**
+   * The URL is a redirect's target, not a link in a page: the rules about following links
+   * (list mode, query strings, nofollow) do not apply to it (see redirects.ts). @default false
+   */
+  redirect?: boolean;
+}
+
+/**
+ * True when a link's `rel` tokens ask crawlers not to follow it (one of NOFOLLOW_REL_TOKENS).
+ * @param rel lower-case tokens separated by single spaces, as the worker sends them
+ * @example relSaysNofollow('noopener ugc') // true
+ * @example relSaysNofollow('nofollowing') // false
+ */
+export function relSaysNofollow(rel: string | undefined): boolean {
+  if (rel === undefined) return false;
+  return rel.split(' ').some((token) => NOFOLLOW_REL_TOKENS.includes(token));
 }
 
 /**
@@ -91,10 +113,18 @@ export function extensionOf(url: Pick<LinkParts, 'pathname'>): string {
 }
 
 /**
- * Compiles the crawl's link rules into one test.
+ * Compiles the crawl's link rules into one test, checked in LINK_RULES order.
+ * In list mode every link of a page is refused by `list-mode`, but not a redirect's target: a
+ * listed URL that redirects is answered at its target (the list names an address; what the user
+ * wants fetched is the document there, and the redirect alone says nothing about it), so the
+ * chain is followed as for any seed, within maxRedirects and the other rules.
  * @returns a function giving the first rule that refuses a link, or null when it is followed
+ * @throws CodedError INVALID_URL_REGEX naming a URL pattern the linear-time engine cannot run
  */
 export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (link: LinkUnderTest) => LinkRuleName | null {
+  const listMode = settings.crawlMode === 'list';
+  const patterns = compileUrlPatterns(settings);
+  const anyPattern = patterns.include.length > 0 || patterns.exclude.length > 0;
   const protocols = new Set(settings.allowedProtocols.map((p) => `${p.toLowerCase().replace(/:$/, '')}:`));
   const ignored = parseExtensionList(settings.ignoredExtensions);
   const include = new Set(settings.includeDomains.map((d) => d.toLowerCase()));
@@ -105,13 +135,20 @@ export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (l
   return (link) => {
     if (!protocols.has(link.url.protocol)) return 'protocol';
     if (link.raw.length > settings.maxUrlLength) return 'url-length';
-    if (!settings.followQueryStrings && link.url.search !== '') return 'query-string';
+    const redirect = link.redirect === true;
+    if (listMode && !redirect) return 'list-mode';
+    if (!settings.followQueryStrings && !redirect && link.url.search !== '') return 'query-string';
     if (ignored.size > 0 && ignored.has(extensionOf(link.url))) return 'ignored-extension';
     if (settings.obeyNofollow && link.pageNofollow) return 'nofollow';
+    if (!settings.followNofollowLinks && relSaysNofollow(link.rel)) return 'link-nofollow';
     if (!inScope(settings.scope, link.url, link.registrableDomain, seeds)) return 'scope';
     const domain = link.registrableDomain ?? link.url.hostname;
     if (include.size > 0 && !include.has(domain)) return 'include-domains';
     if (exclude.has(domain)) return 'exclude-domains';
+    if (anyPattern) {
+      const rule = urlPatternRefusal(patterns, patternText(link.url));
+      if (rule !== null) return rule;
+    }
     if (overrideOf !== null && overrideOf(link.url.hostname) === null) return 'host-not-mapped';
     if (settings.maxDepth > 0 && link.depth > settings.maxDepth) return 'max-depth';
     return null;

@@ -60,6 +60,12 @@ describe('redirectRefusal', () => {
     expect(refusal('http://a.test/page?lang=en', 2)).toBeNull();
   });
 
+  it('follows a listed URL\'s redirect in list mode, and applies the URL patterns to its target, query included', () => {
+    expect(setup({ crawlMode: 'list' }).refusal('http://a.test/moved-here', 0)).toBeNull();
+    expect(setup({ crawlMode: 'list', excludeUrlPatterns: ['[?&]session='] }).refusal('http://a.test/x?session=1', 0)).toBe('exclude-pattern');
+    expect(setup({ includeUrlPatterns: ['/shop/'] }).refusal('http://a.test/blog/', 1)).toBe('include-pattern');
+  });
+
   it('lets a seed\'s redirect target in and widens the scope with it; a refused one widens nothing', () => {
     const { seeds, refusal } = setup({ excludeDomains: ['bad.test'] });
     expect(refusal('http://www.a2.test/', 0)).toBeNull();

@@ -9,9 +9,10 @@ import type { ScopeSeeds } from './scope';
 /**
  * The first link rule refusing a redirect target, or null when it enters the frontier. Seed 004's
  * rules that are about the target URL apply (protocol, URL length, ignored extensions, scope,
- * include / exclude domains); the query-string rule and meta robots nofollow do not (nofollow
- * is about links in a page's content; a server's redirect is not one), and max-depth cannot
- * refuse it (the target keeps the redirecting URL's depth, already admitted).
+ * include / exclude domains, include / exclude URL patterns); the query-string rule, list mode
+ * and nofollow (page or link) do not (they are about links in a page's content; a server's
+ * redirect is not one: a listed URL's redirect is followed), and max-depth cannot refuse it (the
+ * target keeps the redirecting URL's depth, already admitted).
  *
  * A seed's redirect chain (the redirecting URL is at depth 0: a seed or a seed's redirect target)
  * is not refused by scope: its target becomes a seed too (Heritrix's seedsRedirectNewSeeds), so
@@ -25,7 +26,7 @@ export function redirectRefusal(
   target: { url: string; parts: LinkParts; raw: string; registrableDomain: string | null },
   fromDepth: number,
 ): LinkRuleName | null {
-  const link: LinkUnderTest = { url: { ...target.parts, search: '' }, raw: target.raw, registrableDomain: target.registrableDomain, depth: fromDepth, pageNofollow: false };
+  const link: LinkUnderTest = { url: target.parts, raw: target.raw, registrableDomain: target.registrableDomain, depth: fromDepth, pageNofollow: false, redirect: true };
   const rule = rules(link);
   if (rule !== 'scope' || fromDepth !== 0) return rule;
   const undo = addRedirectSeed(seeds, target.url, target.registrableDomain);

@@ -10,20 +10,23 @@ export interface ScopeSeeds {
 }
 
 /**
- * Builds the comparison sets of a scope from the seed URLs.
+ * Builds the comparison sets of a scope from the seed URLs: each host looked up once, each
+ * directory kept once (a URL list of 100,000 seeds has far fewer hosts and directories).
  * @param domainOf registrable domain of a host (seed 000 / PSL), null when it has none
  */
 export function scopeSeeds(seeds: readonly string[], domainOf: (host: string) => string | null): ScopeSeeds {
   const hosts = new Set<string>();
   const domains = new Set<string>();
-  const directories: string[] = [];
+  const directories = new Set<string>();
   for (const seed of seeds) {
     const url = new URL(seed);
-    hosts.add(url.hostname);
-    domains.add(domainOf(url.hostname) ?? url.hostname);
-    directories.push(url.origin + url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1));
+    if (!hosts.has(url.hostname)) {
+      hosts.add(url.hostname);
+      domains.add(domainOf(url.hostname) ?? url.hostname);
+    }
+    directories.add(url.origin + url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1));
   }
-  return { hosts, domains, directories };
+  return { hosts, domains, directories: [...directories] };
 }
 
 /**

@@ -3,6 +3,7 @@
  * use these constants, and browser mode's WebSocket frame limit is derived from them, so the
  * largest request the contract accepts always fits in one frame (one source of truth).
  */
+import { MAX_URL_PATTERNS, MAX_URL_REGEX_CHARS } from '../url/url-patterns';
 
 /** Most seed URLs one `crawl.start` may carry (a pasted URL list of a large site). */
 export const MAX_SEEDS = 100_000;
@@ -38,13 +39,12 @@ const OTHER_REQUEST_BYTES = 16 * 1024 * 1024;
 
 /**
  * Largest request frame browser mode accepts, in bytes: a `crawl.start` whose seeds total
- * {@link MAX_SEED_LIST_CHARS} code units in {@link MAX_SEEDS} strings and both domain lists at
- * their bounds, every character at up to 3 UTF-8 bytes, plus 16 MiB for the rest (about 83 MB in
- * all). A bigger
- * frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
+ * {@link MAX_SEED_LIST_CHARS} code units in {@link MAX_SEEDS} strings, both domain lists and both
+ * URL pattern lists (shared/url/url-patterns.ts) at their bounds, every character at up to 3
+ * UTF-8 bytes, plus 16 MiB for the rest (about 84 MB in all). A bigger frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
  * sending it, and the server closes a socket that sends one (close code 1009, message too big).
  */
 export const MAX_REQUEST_FRAME_BYTES =
-  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS) +
-  STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST) +
+  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS + 2 * MAX_URL_PATTERNS * MAX_URL_REGEX_CHARS) +
+  STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST + 2 * MAX_URL_PATTERNS) +
   OTHER_REQUEST_BYTES;

@@ -3,7 +3,8 @@ import { MAX_DOMAIN_LIST, MAX_HOST_CHARS } from '../ipc/limits';
 import { isIpAddress, overrideHostProblem } from '../url/host-override';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
+import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
 
 /**
  * One zod schema per crawl setting: the single definition of a valid value, used by the IPC
@@ -61,6 +62,19 @@ export const ignoredExtensionsSchema = z.string().max(10_000).regex(/^[a-z0-9]+(
 
 const domainList = z.array(z.string().min(1).max(MAX_HOST_CHARS)).max(MAX_DOMAIN_LIST);
 
+/**
+ * A list of URL regular expressions, each checked for length and syntax (shared/url/url-patterns.ts);
+ * whether one needs backtracking is checked by the engine at crawl start (INVALID_URL_REGEX).
+ */
+export const urlPatternListSchema = z
+  .array(
+    z.string().superRefine((pattern, context) => {
+      const problem = urlPatternProblem(pattern);
+      if (problem !== null) context.addIssue({ code: 'custom', message: `pattern ${JSON.stringify(pattern.slice(0, 80))}: ${problem}` });
+    }),
+  )
+  .max(MAX_URL_PATTERNS, `at most ${MAX_URL_PATTERNS} patterns`);
+
 type Specs = { [K in keyof CrawlSettings]: Omit<CrawlSettingSpec<CrawlSettings[K]>, 'default'> };
 
 const SPECS = {
@@ -94,11 +108,15 @@ const SPECS = {
   maxRetries: { schema: whole(0, 10), unit: 'count', description: 'Retries of a URL answered 429/503 or failed in transit before it is an error.' },
   allowedProtocols: { schema: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/)).min(1).max(16), unit: 'list', description: 'URL schemes followed (seed 004).' },
   maxUrlLength: { schema: whole(16, 65_536), unit: 'characters', description: 'Longer URLs are refused (seed 004\'s "Max Characters: URL").' },
+  crawlMode: { schema: z.enum(CRAWL_MODES as [CrawlMode, ...CrawlMode[]]), unit: 'choice', description: 'spider follows links from the seeds; list fetches the seeds (and their redirects) only, refusing links by list-mode.' },
   followQueryStrings: { schema: z.boolean(), unit: 'boolean', description: 'Follow URLs with a query string (seed 004).' },
   ignoredExtensions: { schema: ignoredExtensionsSchema, unit: 'list', description: 'File extensions never followed, pipe-separated (seed 004\'s "Ignore Links To").' },
   obeyNofollow: { schema: z.boolean(), unit: 'boolean', description: 'Honour meta robots and X-Robots-Tag nofollow (false: seed 004\'s "Rogue" mode).' },
   includeDomains: { schema: domainList, unit: 'list', description: 'Only links to these registrable domains are followed (empty: no filter).' },
   excludeDomains: { schema: domainList, unit: 'list', description: 'Links to these registrable domains are refused.' },
+  includeUrlPatterns: { schema: urlPatternListSchema, unit: 'list', description: 'Regular expressions over the URL: when any is given, only links matching one are followed (linear-time matching).' },
+  excludeUrlPatterns: { schema: urlPatternListSchema, unit: 'list', description: 'Regular expressions over the URL: links matching any are refused (linear-time matching).' },
+  followNofollowLinks: { schema: z.boolean(), unit: 'boolean', description: 'Follow links marked rel="nofollow", "ugc" or "sponsored" (off: refused by link-nofollow).' },
   normalizationProfile: { schema: validated(validateProfile), unit: 'config', description: 'The URL-seen test\'s normalization profile (fixed for the crawl\'s life).' },
   tld: { schema: validated(validateTldConfig), unit: 'config', description: 'Registrable-domain configuration (seed 000 lists or PSL mode).' },
   nearDuplicateThreshold: { schema: z.number().min(0.5).max(1), unit: 'ratio', description: 'Estimated Jaccard similarity from which two pages are near-duplicates (IIR 19.6).' },

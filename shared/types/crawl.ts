@@ -28,6 +28,16 @@ export type CrawlScope = 'host' | 'domain' | 'directory' | 'any';
 export const CRAWL_SCOPES: readonly CrawlScope[] = ['host', 'domain', 'directory', 'any'];
 
 /**
+ * What a crawl fetches (Screaming Frog's "Spider" and "List" modes).
+ * - `spider`: the seeds, then every link the link rules admit (default).
+ * - `list`: the seeds only (a URL list, or "seeds only"), and the redirect targets they lead to;
+ *   links are still extracted and stored, each refused by the `list-mode` rule.
+ */
+export type CrawlMode = 'spider' | 'list';
+
+export const CRAWL_MODES: readonly CrawlMode[] = ['spider', 'list'];
+
+/**
  * One resolver override, like curl's `--resolve` and an /etc/hosts line for the crawler:
  * requests to `host` connect to `address` (and to `port` when given, else the URL's port).
  */
@@ -82,6 +92,8 @@ export interface CrawlSettings {
   allowedProtocols: string[];
   /** Link rules: longer URLs are refused (seed 004's "Max Characters: URL"; its tool used 128). */
   maxUrlLength: number;
+  /** `spider` follows links from the seeds; `list` fetches the seeds (and their redirects) only. */
+  crawlMode: CrawlMode;
   /** Link rules: follow URLs with a query string (seed 004's "Follow Query Strings"). */
   followQueryStrings: boolean;
   /** Link rules: lowercase file extensions never followed, pipe-separated (seed 004's "Ignore Links To"). */
@@ -92,6 +104,19 @@ export interface CrawlSettings {
   includeDomains: string[];
   /** Links whose registrable domain is listed are refused. */
   excludeDomains: string[];
+  /**
+   * Link rules: regular expressions (JavaScript syntax, run by V8's linear-time engine, see
+   * engine/regex/url-regex.ts) over a link's URL without fragment; when any is given, a link is
+   * followed only if one matches (`include-pattern`). Seeds are not filtered.
+   */
+  includeUrlPatterns: string[];
+  /** Link rules: a link whose URL matches any of these regular expressions is refused (`exclude-pattern`). */
+  excludeUrlPatterns: string[];
+  /**
+   * Follow links marked `rel="nofollow"`, `ugc` or `sponsored` (per link; false refuses them by
+   * `link-nofollow`). Page-level nofollow (meta robots, X-Robots-Tag) is `obeyNofollow`.
+   */
+  followNofollowLinks: boolean;
   /**
    * The normalization profile of the URL-seen test (seed 001/002). Fixed for the crawl's life:
    * a resumed crawl keeps its keys.
@@ -138,11 +163,15 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxRetries: 2,
   allowedProtocols: ['http', 'https'],
   maxUrlLength: 2048,
+  crawlMode: 'spider',
   followQueryStrings: true,
   ignoredExtensions: DEFAULT_IGNORED_EXTENSIONS,
   obeyNofollow: true,
   includeDomains: [],
   excludeDomains: [],
+  includeUrlPatterns: [],
+  excludeUrlPatterns: [],
+  followNofollowLinks: false,
   normalizationProfile: PROFILES.standard,
   tld: DEFAULT_TLD_CONFIG,
   nearDuplicateThreshold: 0.9,

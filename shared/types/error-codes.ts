@@ -62,6 +62,8 @@ export const CRAWL_ERROR_CODES = {
   // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
   INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] (or *.suffix=address[:port]) with an IP address: fix it, and the crawl starts.' },
   INVALID_SEED: { class: 'stop-crawl', advice: 'A seed is not an absolute http(s) URL: fix it, and the crawl starts.' },
+  INVALID_URL_LIST: { class: 'stop-crawl', advice: 'A line of the URL list is not an absolute http(s) URL (the message names the line), or the list is empty or too long: fix that line (# starts a comment line), or split the list.' },
+  URL_LIST_UNREADABLE: { class: 'stop-crawl', advice: 'The --list file cannot be read (missing, a folder, no permission, or larger than 64 MiB): check the path.' },
   CRAWL_NOT_RUNNING: { class: 'stop-crawl', advice: 'The crawl is not running, so nothing would fetch the URL: resume the crawl, then try again.' },
   CRAWL_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawl with that id in this database: list them (the Crawls view, or crawlbench export).' },
   INVALID_CHECKPOINT_NAME: { class: 'stop-crawl', advice: "A checkpoint name is 1-64 letters, digits, '.', '-' or '_'." },
@@ -73,7 +75,7 @@ export const CRAWL_ERROR_CODES = {
   WRITER_THREAD_EXITED: { class: 'stop-crawl', advice: 'The thread that writes the crawl ended (a write it could not hold in memory, or a crash): resume the crawl; nothing committed is lost.' },
   UNKNOWN_LINK_KIND: { class: 'stop-crawl', advice: 'A link kind has no stored code (a bug in this Crawlbench build): report it with the crawl.' },
   UNKNOWN_LINK_RULE: { class: 'stop-crawl', advice: 'A link rule has no stored code (a bug in this Crawlbench build, or a database from a newer one): report it, or open the database with the newer Crawlbench.' },
-  INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'The URL filter is not a regular expression the linear-time engine runs (see the message): fix it, or switch the regex off.' },
+  INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'A URL filter or --include/--exclude pattern is not a regular expression the linear-time engine runs (the message names it and why): rewrite it without backreferences, lookaround or large counted repetitions, or remove it.' },
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },
   INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },

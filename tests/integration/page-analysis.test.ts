@@ -9,7 +9,7 @@ import { ANCHOR_TEXT_MAX_CHARS, H1_MAX_CHARS, META_DESCRIPTION_MAX_CHARS, REL_MA
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
-import type { CrawlSummary } from '../../shared/types/crawl';
+import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { LINK_KIND_CODES, linkElementSql, linkKindSql } from '../../engine/store/sqlite/link-codes';
 
@@ -21,18 +21,19 @@ afterAll(async () => {
   await fixtures?.stop();
 });
 
-async function crawl(host: string): Promise<{ db: WritableDB; crawlId: number; summary: CrawlSummary; requested: string[] }> {
+async function crawl(host: string, settings: Partial<CrawlSettings> = {}): Promise<{ db: WritableDB; crawlId: number; summary: CrawlSummary; requested: string[] }> {
   const db = openDatabase(':memory:');
   const before = fixtures.requests.length;
   const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
-  const { crawlId, done } = new CrawlService(db).start([`http://${host}/`], { hostOverrides: overrides, closedResolver: true, delayFactor: 0 });
+  const { crawlId, done } = new CrawlService(db).start([`http://${host}/`], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
   const summary = await done;
   return { db, crawlId, summary, requested: fixtures.requests.slice(before).filter((r) => r.host === host).map((r) => r.path) };
 }
 
 describe('page analysis: what a crawl records for the results workbench (issue 11)', () => {
   it('stores each page’s analysis fields and its indexability, most specific reason first', async () => {
-    const { db, crawlId } = await crawl('analysis.test');
+    // /headers.html is linked rel="nofollow": followed here to analyse it (issue 12 refuses it by default).
+    const { db, crawlId } = await crawl('analysis.test', { followNofollowLinks: true });
     const page = (path: string) =>
       db
         .prepare(
@@ -60,7 +61,7 @@ describe('page analysis: what a crawl records for the results workbench (issue 1
     expect(page('/gone.html')).toMatchObject({ status: 404, indexability: 'non-200' });
   });
 
-  it('stores each link’s anchor text (image alt included), element and rel, and still follows nofollow links', async () => {
+  it('stores each link’s anchor text (image alt included), element and rel, nofollow links too (refused, not fetched)', async () => {
     const { db, crawlId, requested } = await crawl('analysis.test');
     const links = db
       .prepare(
@@ -77,8 +78,10 @@ describe('page analysis: what a crawl records for the results workbench (issue 1
       { url: 'http://analysis.test/ad.html', kind: 'a', element: 'a', text: 'Ad', rel: 'sponsored ugc' },
       { url: 'http://analysis.test/gone.html', kind: 'a', element: 'a', text: 'Gone', rel: null },
     ]);
-    // Recording rel changes nothing about which links are followed (that is issue 12).
-    expect(requested).toContain('/headers.html');
+    // Issue 12: rel nofollow / sponsored / ugc links are stored but not fetched by default.
+    expect(requested).not.toContain('/headers.html');
+    expect(requested).not.toContain('/ad.html');
+    expect(requested).toContain('/gone.html');
   });
 
   it('a redirect chain stores every hop with its 3xx status, Location, fetch time and response headers', async () => {

@@ -114,6 +114,34 @@ describe('userAgent: the CLI, the crawl form and IPC agree', () => {
   });
 });
 
+describe('URL patterns: --include/--exclude, the form fields and IPC agree (syntax and length; the engine checks backtracking at start)', () => {
+  it.each([
+    ['/products/', true],
+    ['^https://a\\.test/(en|de)/', true],
+    ['(unclosed', false],
+    ['[z-a]', false],
+    ['x'.repeat(1000), true],
+    ['x'.repeat(1001), false],
+  ])('%j → %s', (pattern, accepted) => {
+    for (const [flag, key] of [['include', 'includeUrlPatterns'], ['exclude', 'excludeUrlPatterns']] as const) {
+      expect(cli({ [flag]: [pattern] }), `CLI --${flag}`).toBe(accepted);
+      expect(ipcStart({ [key]: [pattern] }), `IPC ${key}`).toBe(accepted);
+      expect(readCrawlForm({ ...formBase, [key]: pattern }).ok, `form ${key}`).toBe(accepted);
+    }
+  });
+
+  it('an empty pattern is refused by the CLI and IPC; the form skips empty lines', () => {
+    expect([cli({ include: [''] }), ipcStart({ includeUrlPatterns: [''] }), readCrawlForm({ ...formBase, includeUrlPatterns: '\n\n' }).ok]).toEqual([false, false, true]);
+  });
+
+  it('crawl mode: --mode, --seeds-only, the form and IPC accept spider and list only', () => {
+    expect([cli({ mode: 'list' }), ipcStart({ crawlMode: 'list' }), readCrawlForm({ ...formBase, crawlMode: 'list' }).ok]).toEqual([true, true, true]);
+    expect([cli({ mode: 'seeds' }), ipcStart({ crawlMode: 'seeds' }), readCrawlForm({ ...formBase, crawlMode: 'seeds' }).ok]).toEqual([false, false, false]);
+    expect(crawlSettingsFromFlags({ 'seeds-only': true })).toEqual({ crawlMode: 'list' });
+    expect(() => crawlSettingsFromFlags({ 'seeds-only': true, mode: 'spider' })).toThrow(/contradict/);
+  });
+});
+
 describe('host overrides: --resolve, the Host overrides field and IPC agree', () => {
   it.each([
     ['a.test=127.0.0.1:8080', true],
@@ -163,7 +191,7 @@ describe('every default passes its own schema, and stored settings are read by t
 describe('the crawl form names the CLI flag of each setting', () => {
   it.each(FORM_SETTINGS.filter((setting) => setting.flag !== undefined).map((setting) => [setting.flag!, setting] as const))('%s sets the field\'s setting', (flag, setting) => {
     const name = flag.slice(2);
-    const sample: Partial<Record<string, string | string[] | boolean>> = { 'include-domain': ['a.test'], 'exclude-domain': ['a.test'], resolve: ['a.test=127.0.0.1'] };
+    const sample: Partial<Record<string, string | string[] | boolean>> = { 'include-domain': ['a.test'], 'exclude-domain': ['a.test'], resolve: ['a.test=127.0.0.1'], include: ['/a/'], exclude: ['/a/'] };
     const value = setting.kind === 'switch' ? true : (sample[name] ?? String(formValuesFrom(DEFAULT_CRAWL_SETTINGS)[setting.key]));
     const settings = crawlSettingsFromFlags({ [name]: value } as Record<string, string | boolean | string[]>);
     expect(Object.keys(settings)).toEqual([setting.key]);

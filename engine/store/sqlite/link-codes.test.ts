@@ -13,6 +13,8 @@ describe('link codes', () => {
     expect(new Set(ruleCodes).size).toBe(ruleCodes.length);
     expect(LINK_RULE_CODES['invalid-url']).toBe(1);
     expect(LINK_RULE_CODES['max-links-per-page']).toBe(11);
+    // Issue 12's rules took the next free codes.
+    expect([LINK_RULE_CODES['list-mode'], LINK_RULE_CODES['link-nofollow'], LINK_RULE_CODES['include-pattern'], LINK_RULE_CODES['exclude-pattern']]).toEqual([13, 14, 15, 16]);
   });
 
   it('reads codes back as names in SQL and in code, an unknown code as its number', () => {

@@ -26,6 +26,10 @@ export const LINK_RULE_CODES: Readonly<Record<LinkRuleName, number>> = {
   'max-depth': 10,
   'max-links-per-page': 11,
   'host-not-mapped': 12,
+  'list-mode': 13,
+  'link-nofollow': 14,
+  'include-pattern': 15,
+  'exclude-pattern': 16,
 };
 
 /**

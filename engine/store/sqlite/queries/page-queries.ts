@@ -5,7 +5,7 @@ import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
 import { CodedError } from '../../../../shared/types/result';
 import { mediaTypeSql, pathPrefixTestSql, statusClassTestSql } from './page-classes';
-import { compileUrlRegex } from './url-regex';
+import { compileUrlRegex } from '../../../regex/url-regex';
 import { StatementCache } from './statement-cache';
 
 /** One page request of the Pages table. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
 import { CRAWL_SETTINGS } from '../../../../shared/types/crawl-settings';
 import { FieldError } from '../../components/FieldError';
 import { useStore } from '../../store';
@@ -18,8 +18,18 @@ import {
   type FormErrors,
   type FormSetting,
 } from './settings-form';
+import { UrlListImport } from './UrlListImport';
 
 const SCOPE_LABELS: Record<string, string> = { host: 'host', domain: 'registrable domain', directory: 'directory', any: 'any' };
+
+/** The options of each choice field, with their labels. */
+const CHOICES: Partial<Record<CrawlFormField, readonly { value: string; label: string }[]>> = {
+  scope: CRAWL_SCOPES.map((scope) => ({ value: scope, label: SCOPE_LABELS[scope] ?? scope })),
+  crawlMode: CRAWL_MODES.map((mode) => ({ value: mode, label: mode === 'spider' ? 'spider: follow links from the seeds' : 'list: fetch only the seeds (URL list)' })),
+};
+
+/** The mode is chosen beside the seeds (it says what the seed box means), not among the settings. */
+const MODE_SETTING = FORM_SETTINGS.find((setting) => setting.key === 'crawlMode')!;
 
 /** Main's error codes that belong to a field. */
 const FIELD_OF_CODE: Record<string, CrawlFormField> = { INVALID_SEED: 'seeds' };
@@ -117,9 +127,9 @@ export function CrawlForm() {
     if (setting.kind === 'choice') {
       return (
         <select {...common} value={value} onChange={onChange}>
-          {CRAWL_SCOPES.map((scope) => (
-            <option key={scope} value={scope}>
-              {SCOPE_LABELS[scope]}
+          {(CHOICES[key] ?? []).map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
             </option>
           ))}
         </select>
@@ -170,7 +180,9 @@ export function CrawlForm() {
           aria-describedby={fieldError('seeds') ? 'seed-url-error' : undefined}
         />
         <FieldError id="seed-url-error" message={fieldError('seeds')} />
+        <UrlListImport onImport={(urls) => update({ ...form, seeds: urls.join('\n'), crawlMode: 'list' })} />
       </div>
+      {field(MODE_SETTING)}
       <details className="settings" ref={details}>
         <summary>Crawl settings</summary>
         <p className="hint">
@@ -179,7 +191,7 @@ export function CrawlForm() {
         {FORM_GROUPS.map((group) => (
           <fieldset key={group} className="settings-group">
             <legend>{group}</legend>
-            <div className="settings-grid">{FORM_SETTINGS.filter((setting) => setting.group === group).map(field)}</div>
+            <div className="settings-grid">{FORM_SETTINGS.filter((setting) => setting.group === group && setting !== MODE_SETTING).map(field)}</div>
           </fieldset>
         ))}
         {info && info.hostOverrides.length > 0 ? (

@@ -48,6 +48,7 @@ export interface FormSetting {
  * each flag is one `crawlbench crawl` accepts for the same setting (tests/settings/validators-agree.test.ts).
  */
 export const FORM_SETTINGS: readonly FormSetting[] = [
+  { key: 'crawlMode', group: 'Scope', label: 'Mode', kind: 'choice', flag: '--mode' },
   { key: 'scope', group: 'Scope', label: 'Scope', kind: 'choice', flag: '--scope' },
   { key: 'maxDepth', group: 'Scope', label: 'Max depth (0 = no limit)', kind: 'number', flag: '--max-depth' },
   { key: 'includeDomains', group: 'Scope', label: 'Only these domains', kind: 'lines', flag: '--include-domain', placeholder: 'example.com (one per line; empty: no filter)' },
@@ -56,7 +57,10 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'followQueryStrings', group: 'Scope', label: 'Follow URLs with a query string', kind: 'switch', flag: '--no-query-strings', flagTurnsOff: true },
   { key: 'ignoredExtensions', group: 'Scope', label: 'Ignored extensions', kind: 'text', flag: '--ignore-ext', placeholder: 'jpg|png|zip' },
   { key: 'maxUrlLength', group: 'Scope', label: 'Max URL length (characters)', kind: 'number', flag: '--max-url-length' },
+  { key: 'includeUrlPatterns', group: 'Scope', label: 'Only URLs matching (regex)', kind: 'lines', flag: '--include', placeholder: '/products/ (one regular expression per line; empty: no filter)' },
+  { key: 'excludeUrlPatterns', group: 'Scope', label: 'Never URLs matching (regex)', kind: 'lines', flag: '--exclude', placeholder: '[?&]sessionid= (one per line)' },
   { key: 'obeyNofollow', group: 'Scope', label: 'Obey nofollow', kind: 'switch', flag: '--rogue', flagTurnsOff: true },
+  { key: 'followNofollowLinks', group: 'Scope', label: 'Follow rel=nofollow links', kind: 'switch', flag: '--follow-nofollow-links' },
   { key: 'maxPages', group: 'Limits', label: 'Max pages (0 = no limit)', kind: 'number', flag: '--max-pages' },
   { key: 'threads', group: 'Limits', label: 'Threads', kind: 'number', flag: '--threads' },
   { key: 'maxInFlightPerHost', group: 'Limits', label: 'Requests per host at once', kind: 'number', flag: '--per-host' },
@@ -136,7 +140,8 @@ const lines = (text: string) => text.split('\n').map((line) => line.trim()).filt
  */
 export function readCrawlForm(values: CrawlFormValues): { ok: true; seeds: string[]; settings: Partial<CrawlSettings> } | { ok: false; errors: FormErrors } {
   const errors: FormErrors = {};
-  const seeds = lines(values.seeds);
+  // `#` comment lines are skipped, as in a URL list file (shared/url/url-list.ts).
+  const seeds = lines(values.seeds).filter((line) => !line.startsWith('#'));
   if (seeds.length === 0) errors.seeds = 'Enter at least one seed URL';
   for (const seed of seeds) {
     try {
