@@ -3,14 +3,17 @@
  * into the crawl's normalization (re-keying its frontier), undo it. The headless service behind
  * `crawlbench dust` and the Duplicates view's Rules section.
  */
-import { CrawlReader, CrawlRuleStore, DustQueries, otherLiveHolder, busyMessage, type AcceptedRule, type RekeyOutcome, type WritableDB } from '../../engine';
+import { CrawlReader, CrawlRuleStore, DustQueries, otherLiveHolder, busyMessage, type RekeyOutcome, type WritableDB } from '../../engine';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
 import { withDustRules } from '../../shared/url/dust/identity';
-import { mineDustRules, type DustMiningStats, type DustProposal } from '../../shared/url/dust/mine';
+import { mineDustRules } from '../../shared/url/dust/mine';
+import type { DustReport, ListedProposal, RuleUndoOutcome } from '../../shared/types/dust-rules';
 import { dustRuleKey, type DustRule } from '../../shared/url/dust/rule';
 import type { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
+
+export type { DustReport, ListedProposal } from '../../shared/types/dust-rules';
 
 /** Thresholds a user may set for mining (the caps are mine.ts defaults). */
 export interface DustMiningRequest {
@@ -18,23 +21,6 @@ export interface DustMiningRequest {
   minSupport?: number;
   /** @default 0.9 */
   minConfidence?: number;
-}
-
-/** A proposal as listed: numbered from 1, and whether the crawl already applies its rule. */
-export interface ListedProposal extends DustProposal {
-  number: number;
-  accepted: boolean;
-}
-
-/** What `crawlbench dust` prints and the Rules section shows. */
-export interface DustReport {
-  crawlId: number;
-  proposals: ListedProposal[];
-  stats: DustMiningStats;
-  /** The fetched pages read were cut at MAX_DUST_PAGES. */
-  pagesTruncated: boolean;
-  /** Rules accepted into the crawl, oldest first (undone ones too). */
-  rules: AcceptedRule[];
 }
 
 /** How an accept treats a crawl running in this process. */
@@ -124,7 +110,7 @@ export class DustService {
    * Undoes the newest rule in force (see CrawlRuleStore.undo); the crawl must not be running.
    * @throws CodedError CRAWL_RUNNING, DB_BUSY, DUST_RULE_NOT_FOUND, DUST_UNDO_ORDER, DUST_UNDO_CONFLICT
    */
-  undo(crawlId: number, ruleId: number): { restored: number; rekeyed: number } {
+  undo(crawlId: number, ruleId: number): RuleUndoOutcome {
     this.reader.getCrawl(crawlId);
     const other = otherLiveHolder(this.db);
     if (other) throw new CodedError('DB_BUSY', busyMessage(other));

@@ -40,6 +40,9 @@ export const IPC_CHANNELS = [
   'urls.exclude',
   'urls.openExternal',
   'pages.query',
+  'dust.mine',
+  'dust.accept',
+  'dust.undo',
 ] as const;
 
 /** A request channel name. */

@@ -10,39 +10,9 @@
 import type { WritableDB } from './database';
 import { CodedError, type Result } from '../../../shared/types/result';
 import { describeDustRule, validateDustRule, type DustRule } from '../../../shared/url/dust/rule';
+import type { AcceptedRule, RekeyOutcome, RuleSource, RuleUndoOutcome } from '../../../shared/types/dust-rules';
 
-/** Where an accepted rule came from. */
-export type RuleSource = 'dust' | 'url-group';
-
-/** A rule accepted into a crawl, with what accepting it did. Times are epoch ms. */
-export interface AcceptedRule {
-  id: number;
-  crawlId: number;
-  source: RuleSource;
-  rule: DustRule;
-  description: string;
-  acceptedAtMs: number;
-  /** Null while the rule applies. */
-  undoneAtMs: number | null;
-  /** URL rows given a new normalized key. */
-  rekeyed: number;
-  /** Queued URLs merged into another URL: each one a fetch saved. */
-  merged: number;
-  /** Fetched URLs that now share a key with another fetched URL (left as they are). */
-  fetchedDuplicates: number;
-}
-
-/** What accepting a rule did to the frontier. */
-export interface RekeyOutcome {
-  ruleId: number;
-  rekeyed: number;
-  merged: number;
-  /** = merged: queued URLs that will not be fetched. */
-  fetchesSaved: number;
-  fetchedDuplicates: number;
-  /** Up to 5 merges, `from` the URL removed, `into` the URL kept. */
-  examples: { from: string; into: string }[];
-}
+export type { AcceptedRule, RekeyOutcome, RuleSource, RuleUndoOutcome } from '../../../shared/types/dust-rules';
 
 /** The crawl's URL identity with the new rule: raw URL → normalized string and key. */
 export type RekeyIdentity = (url: string) => Result<{ normalized: string; key: string }>;
@@ -137,7 +107,7 @@ export class CrawlRuleStore {
    * @returns how many URLs came back and how many keys were restored
    * @throws CodedError DUST_RULE_NOT_FOUND, DUST_UNDO_ORDER (a newer rule is in force), DUST_UNDO_CONFLICT
    */
-  undo(crawlId: number, ruleId: number, nowMs: number): { restored: number; rekeyed: number } {
+  undo(crawlId: number, ruleId: number, nowMs: number): RuleUndoOutcome {
     return this.db.transaction(() => {
       const active = this.db.prepare(`SELECT id FROM crawl_rules WHERE crawl_id = ? AND undone_at_ms IS NULL ORDER BY id DESC`).pluck().all(crawlId) as number[];
       if (!active.includes(ruleId)) throw new CodedError('DUST_RULE_NOT_FOUND', `Crawl ${crawlId} has no rule ${ruleId} in force (list them with crawlbench dust --db FILE --rules)`);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { ContentGroupList } from './ContentGroupList';
 import { GroupMembers } from './GroupMembers';
+import { RulesSection } from './RulesSection';
 import { UrlGroupList } from './UrlGroupList';
 
 type Selection = { kind: 'url'; id: number } | { kind: 'content'; id: number } | null;
@@ -16,6 +17,7 @@ export function DuplicatesView() {
       <div className="group-lists">
         <UrlGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'url' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'url', id })} />
         <ContentGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'content' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'content', id })} />
+        <RulesSection crawlId={crawlId} live={live} />
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
     </section>
