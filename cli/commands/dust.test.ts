@@ -51,7 +51,7 @@ describe('crawlbench dust', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^crawlbench: DUST_RULE_EXISTS: /);
     const undone = await cli(['dust', '--db', db, '--undo', String(outcome.ruleId)]);
-    expect(undone.stdout).toMatch(new RegExp(`^undid rule ${outcome.ruleId} of crawl 1: ${outcome.merged} URLs restored, \\d+ keys given back\\n$`));
+    expect(undone.stdout).toMatch(new RegExp(`^undid rule ${outcome.ruleId} of crawl 1: ${outcome.merged} URLs restored, \\d+ URLs given back their key or depth\\n$`));
     expect((await cli(['dust', '--db', db, '--rules'])).stdout).toContain('undone 20');
   });
 

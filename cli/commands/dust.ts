@@ -75,7 +75,7 @@ export async function dustCommand(argv: string[], io: CommandIo): Promise<number
     if (undo !== undefined) {
       const undone = dust.undo(crawlId, undo);
       if (values.json) io.stdout.write(`${JSON.stringify({ ruleId: undo, ...undone })}\n`);
-      else io.stdout.write(`undid rule ${undo} of crawl ${crawlId}: ${undone.restored} URLs restored, ${undone.rekeyed} keys given back\n`);
+      else io.stdout.write(`undid rule ${undo} of crawl ${crawlId}: ${undone.restored} URLs restored, ${undone.rekeyed} URLs given back their key or depth\n`);
       return 0;
     }
     const report = dust.mine(crawlId, request);

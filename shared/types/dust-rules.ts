@@ -58,6 +58,8 @@ export interface DustReport {
 
 /** What an undo gave back. */
 export interface RuleUndoOutcome {
+  /** Merged URLs back in the frontier. */
   restored: number;
+  /** URLs given back their old key, normalized string, depth or priority. */
   rekeyed: number;
 }

@@ -58,7 +58,7 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
       setError(result.error.message);
       return;
     }
-    setMessage(`Rule ${ruleId} undone: ${result.value.restored} URLs back in the frontier, ${result.value.rekeyed} keys restored.`);
+    setMessage(`Rule ${ruleId} undone: ${result.value.restored} URLs back in the frontier, ${result.value.rekeyed} URLs given back their key or depth.`);
     await mine();
   };
 
