@@ -32,7 +32,7 @@ export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints,
 /** Read queries that page the workbench views (Frontier, Pages, Duplicates, the URL inspector) and stream exports from SQLite. */
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
 export { DustQueries, MAX_DUST_PAGES } from './store/sqlite/queries/dust-queries';
-export { CrawlRuleStore, type AcceptedRule, type RekeyOutcome, type RuleSource } from './store/sqlite/crawl-rules';
+export { CrawlRuleStore, readAcceptedRules, readActiveRules, type AcceptedRule, type RekeyOutcome, type RuleSource } from './store/sqlite/crawl-rules';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 export { LinkCounts } from './store/sqlite/queries/link-counts';

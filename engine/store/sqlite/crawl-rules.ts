@@ -7,7 +7,7 @@
  * change is logged so {@link CrawlRuleStore.undo} restores the rows exactly. The crawl must not be
  * running: its in-memory frontier and link-identity cache are built afresh on resume.
  */
-import type { WritableDB } from './database';
+import type { ReadableDB, WritableDB } from './database';
 import { CodedError, type Result } from '../../../shared/types/result';
 import { describeDustRule, validateDustRule, type DustRule } from '../../../shared/url/dust/rule';
 import type { AcceptedRule, RekeyOutcome, RuleSource, RuleUndoOutcome } from '../../../shared/types/dust-rules';
@@ -51,31 +51,44 @@ interface MergeChange {
 
 const QUEUED = new Set(['pending', 'in_flight']);
 
+/**
+ * Every rule accepted into a crawl, oldest first (undone ones too: the history), through any handle.
+ * @throws CodedError INVALID_DUST_RULE when a stored rule no longer validates
+ */
+export function readAcceptedRules(db: ReadableDB, crawlId: number): AcceptedRule[] {
+  const rows = db
+    .prepare(
+      `SELECT id, crawl_id AS crawlId, source, rule_json AS ruleJson, description, accepted_at_ms AS acceptedAtMs, undone_at_ms AS undoneAtMs,
+              rekeyed, merged, fetched_duplicates AS fetchedDuplicates
+       FROM crawl_rules WHERE crawl_id = ? ORDER BY id`,
+    )
+    .all(crawlId) as (Omit<AcceptedRule, 'rule'> & { ruleJson: string })[];
+  return rows.map(({ ruleJson, ...row }) => {
+    const rule = validateDustRule(JSON.parse(ruleJson));
+    if (!rule.ok) throw new CodedError('INVALID_DUST_RULE', `Stored rule ${row.id} of crawl ${crawlId}: ${rule.error.message}`);
+    return { ...row, rule: rule.value };
+  });
+}
+
+/** The rules in force for a crawl, in acceptance order: what its URL identity applies before the profile. */
+export function readActiveRules(db: ReadableDB, crawlId: number): DustRule[] {
+  return readAcceptedRules(db, crawlId)
+    .filter((rule) => rule.undoneAtMs === null)
+    .map((rule) => rule.rule);
+}
+
 /** Rules accepted into crawls, the re-key they cause, and its undo. */
 export class CrawlRuleStore {
   constructor(private readonly db: WritableDB) {}
 
   /** Every rule accepted into a crawl, oldest first (undone ones too: the history). */
   list(crawlId: number): AcceptedRule[] {
-    const rows = this.db
-      .prepare(
-        `SELECT id, crawl_id AS crawlId, source, rule_json AS ruleJson, description, accepted_at_ms AS acceptedAtMs, undone_at_ms AS undoneAtMs,
-                rekeyed, merged, fetched_duplicates AS fetchedDuplicates
-         FROM crawl_rules WHERE crawl_id = ? ORDER BY id`,
-      )
-      .all(crawlId) as (Omit<AcceptedRule, 'rule'> & { ruleJson: string })[];
-    return rows.map(({ ruleJson, ...row }) => {
-      const rule = validateDustRule(JSON.parse(ruleJson));
-      if (!rule.ok) throw new CodedError('INVALID_DUST_RULE', `Stored rule ${row.id} of crawl ${crawlId}: ${rule.error.message}`);
-      return { ...row, rule: rule.value };
-    });
+    return readAcceptedRules(this.db, crawlId);
   }
 
   /** The rules in force for a crawl, in acceptance order (what its URL identity applies). */
   activeRules(crawlId: number): DustRule[] {
-    return this.list(crawlId)
-      .filter((rule) => rule.undoneAtMs === null)
-      .map((rule) => rule.rule);
+    return readActiveRules(this.db, crawlId);
   }
 
   /**

@@ -90,7 +90,7 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
             {report.stats.pairsCapped || report.stats.candidatesCapped || report.pagesTruncated ? ' (a cap was met: the list may be incomplete)' : ''}
           </p>
           {report.proposals.length === 0 ? <p className="muted">No rule has enough support.</p> : null}
-          <table className="dust-proposals">
+          <table className="dust-proposals" aria-label="Mined DUST rules">
             <thead>
               <tr>
                 <th>Rule</th>
