@@ -17,9 +17,9 @@ export function DuplicatesView() {
       <div className="group-lists">
         <UrlGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'url' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'url', id })} />
         <ContentGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'content' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'content', id })} />
-        <RulesSection crawlId={crawlId} live={live} />
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
+      <RulesSection crawlId={crawlId} live={live} />
     </section>
   );
 }
