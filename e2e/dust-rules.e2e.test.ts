@@ -52,5 +52,12 @@ describe('the Duplicates view’s Rules section (issue 12 parts 5 and 6)', () =>
     await page.getByRole('list', { name: 'Accepted rules' }).getByRole('button', { name: 'Undo' }).click();
     await expect.poll(async () => page.getByTestId('dust-outcome').textContent(), { timeout: 10_000 }).toContain('Rule 1 undone: 5 URLs back in the frontier');
     expect(urlsInState(serve.dbPath, 1, 'pending')).toEqual(queuedBefore);
+
+    // A content group selected: the rules that take one of its pages to another, to promote.
+    await page.getByRole('table', { name: 'Content groups' }).getByRole('row').filter({ hasText: `http://${DUST_HOST}/story?id=1` }).click();
+    const groupRules = page.getByLabel('Rules for the selected content group').getByRole('listitem');
+    await expect.poll(async () => groupRules.count(), { timeout: 10_000 }).toBe(2);
+    await groupRules.filter({ hasText: `${DUST_HOST}: /print/ → /` }).getByRole('button', { name: 'Make it a rule' }).click();
+    await expect.poll(async () => page.getByTestId('dust-outcome').textContent(), { timeout: 10_000 }).toContain('Accepted news.test: /print/ → /: 5 queued URLs merged');
   });
 });

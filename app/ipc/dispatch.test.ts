@@ -67,6 +67,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     })),
     'dust.accept': vi.fn<IpcHandlers['dust.accept']>(async () => ({ ruleId: 1, rekeyed: 0, merged: 0, fetchesSaved: 0, fetchedDuplicates: 0, examples: [] })),
     'dust.undo': vi.fn<IpcHandlers['dust.undo']>(async () => ({ restored: 0, rekeyed: 0 })),
+    'dust.groupRules': vi.fn<IpcHandlers['dust.groupRules']>(async () => []),
     'duplicates.queryUrlGroups': vi.fn<IpcHandlers['duplicates.queryUrlGroups']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'duplicates.getUrlGroup': vi.fn<IpcHandlers['duplicates.getUrlGroup']>(async () => {
       throw new CodedError('GROUP_NOT_FOUND', 'none');
@@ -368,6 +369,7 @@ describe('IPC surface snapshot', () => {
       'dust.mine',
       'dust.accept',
       'dust.undo',
+      'dust.groupRules',
     ]);
   });
 

@@ -3,13 +3,13 @@
  * into the crawl's normalization (re-keying its frontier), undo it. The headless service behind
  * `crawlbench dust` and the Duplicates view's Rules section.
  */
-import { CrawlReader, CrawlRuleStore, DustQueries, otherLiveHolder, busyMessage, type RekeyOutcome, type WritableDB } from '../../engine';
+import { CrawlReader, CrawlRuleStore, DuplicateQueries, DustQueries, otherLiveHolder, busyMessage, type RekeyOutcome, type WritableDB } from '../../engine';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
 import { withDustRules } from '../../shared/url/dust/identity';
 import { mineDustRules } from '../../shared/url/dust/mine';
-import type { DustReport, ListedProposal, RuleUndoOutcome } from '../../shared/types/dust-rules';
-import { dustRuleKey, type DustRule } from '../../shared/url/dust/rule';
+import type { DustReport, ListedProposal, RuleSource, RuleUndoOutcome } from '../../shared/types/dust-rules';
+import { applyDustRule, dustRuleKey, type DustRule } from '../../shared/url/dust/rule';
 import type { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
 
@@ -31,6 +31,7 @@ export class DustService {
   private readonly reader: CrawlReader;
   private readonly rules: CrawlRuleStore;
   private readonly queries: DustQueries;
+  private readonly duplicates: DuplicateQueries;
 
   /** @param crawls the service running crawls on this database (to pause and resume one), if any */
   constructor(
@@ -40,6 +41,7 @@ export class DustService {
     this.reader = new CrawlReader(db);
     this.rules = new CrawlRuleStore(db);
     this.queries = new DustQueries(db);
+    this.duplicates = new DuplicateQueries(db);
   }
 
   /**
@@ -72,13 +74,51 @@ export class DustService {
   }
 
   /**
+   * The rules that explain one content group: mined over the whole crawl with a support of 1 (so
+   * the group's own difference counts) and kept when the rule takes a member URL to another
+   * member (by the crawl's identity); validated on the fetched pages like every proposal. This is
+   * "promote a group's cause to a rule": `/print/ → /` for a print copy, `drop ?ref=` for a
+   * tracking parameter the profile does not know.
+   * @throws CodedError GROUP_NOT_FOUND, CRAWL_NOT_FOUND
+   */
+  groupRules(crawlId: number, groupId: number): ListedProposal[] {
+    if (!this.duplicates.contentGroup(crawlId, groupId)) throw new CodedError('GROUP_NOT_FOUND', `Crawl ${crawlId} has no content group ${groupId}`);
+    const members = this.duplicates.contentMembers(groupId).map((member) => member.url);
+    const active = this.rules.activeRules(crawlId);
+    const identity = this.identity(crawlId, active);
+    const keyOf = (url: string) => {
+      const result = identity(url);
+      return result.ok ? result.value.key : null;
+    };
+    // Under the profile alone, so a rule already in force still explains the group (listed as accepted).
+    const profileIdentity = this.identity(crawlId, []);
+    const profileKey = (url: string) => {
+      const result = profileIdentity(url);
+      return result.ok ? result.value.key : null;
+    };
+    const memberKeys = new Set(members.map(profileKey));
+    const explains = (rule: DustRule) =>
+      members.some((url) => {
+        const rewritten = applyDustRule(url, rule);
+        if (rewritten === null) return false;
+        const key = profileKey(rewritten);
+        return key !== null && key !== profileKey(url) && memberKeys.has(key);
+      });
+    const inForce = new Set(active.map(dustRuleKey));
+    const mined = mineDustRules(this.queries.pages(crawlId).pages, { identity: keyOf, minSupport: 1 });
+    return mined.proposals
+      .filter((proposal) => explains(proposal.rule))
+      .map((proposal, index) => ({ ...proposal, number: index + 1, accepted: inForce.has(dustRuleKey(proposal.rule)) }));
+  }
+
+  /**
    * Accepts a rule into a crawl and re-keys its frontier (crawl-rules.ts). A crawl running in this
    * process is paused, re-keyed and resumed when `whileRunning` is `pause-and-resume`; its
    * in-memory frontier and link cache are then rebuilt from the re-keyed rows.
    * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING (running here and `refuse`), DB_BUSY (another
    *   process crawls this database), INVALID_DUST_RULE, DUST_RULE_EXISTS
    */
-  async accept(crawlId: number, rule: DustRule, options: { source?: 'dust' | 'url-group'; whileRunning?: RunningCrawlChoice } = {}): Promise<RekeyOutcome> {
+  async accept(crawlId: number, rule: DustRule, options: { source?: RuleSource; whileRunning?: RunningCrawlChoice } = {}): Promise<RekeyOutcome> {
     this.reader.getCrawl(crawlId);
     const other = otherLiveHolder(this.db);
     if (other) throw new CodedError('DB_BUSY', busyMessage(other));

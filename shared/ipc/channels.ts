@@ -43,6 +43,7 @@ export const IPC_CHANNELS = [
   'dust.mine',
   'dust.accept',
   'dust.undo',
+  'dust.groupRules',
 ] as const;
 
 /** A request channel name. */

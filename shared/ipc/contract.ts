@@ -3,7 +3,7 @@ import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage,
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
 import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
-import type { DustReport, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
+import type { DustReport, ListedProposal, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -106,6 +106,8 @@ export interface IpcResponses {
   'dust.accept': RekeyOutcome;
   /** The newest accepted rule taken back. */
   'dust.undo': RuleUndoOutcome;
+  /** Proposals whose rule takes a member of the content group to another member. */
+  'dust.groupRules': ListedProposal[];
 }
 
 /** Payload of each push event. */

@@ -15,6 +15,8 @@ const dustRuleSchema = z.discriminatedUnion('kind', [
 export const dustRequestSchemas = {
   'dust.mine': z.object({ crawlId: id, minSupport: z.number().int().min(1).max(1_000_000).optional() }).strict(),
   /** `pause-and-resume`: a running crawl is paused, re-keyed and resumed; `refuse`: CRAWL_RUNNING. */
-  'dust.accept': z.object({ crawlId: id, rule: dustRuleSchema, whileRunning: z.enum(['refuse', 'pause-and-resume']) }).strict(),
+  'dust.accept': z.object({ crawlId: id, rule: dustRuleSchema, whileRunning: z.enum(['refuse', 'pause-and-resume']), source: z.enum(['dust', 'content-group']).optional() }).strict(),
+  /** The rules that explain one content group's duplicates (to promote its difference to a rule). */
+  'dust.groupRules': z.object({ crawlId: id, groupId: id }).strict(),
   'dust.undo': z.object({ crawlId: id, ruleId: id }).strict(),
 } as const;

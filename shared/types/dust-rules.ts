@@ -6,8 +6,8 @@
 import type { DustMiningStats, DustProposal } from '../url/dust/mine';
 import type { DustRule } from '../url/dust/rule';
 
-/** Where an accepted rule came from. */
-export type RuleSource = 'dust' | 'url-group';
+/** Where an accepted rule came from: mining over the whole crawl, or one content group's members (promoted from the Duplicates view). */
+export type RuleSource = 'dust' | 'content-group';
 
 /** A rule accepted into a crawl, with what accepting it did. Times are epoch ms. */
 export interface AcceptedRule {

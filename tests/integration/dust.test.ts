@@ -106,6 +106,25 @@ describe('DUST rules mined from the crawl, accepted into it (issue 12 parts 5 an
     db.close();
   });
 
+  it("a content group's difference is promoted to a rule: the rules that take one member to another", async () => {
+    const db = openDatabase(':memory:');
+    const { crawlId, service } = await pausedCrawl(db);
+    const dust = new DustService(db, service);
+    const groupId = db
+      .prepare(`SELECT g.id FROM content_groups g JOIN urls u ON u.id = g.first_url_id WHERE g.crawl_id = ? AND u.url = ?`)
+      .pluck()
+      .get(crawlId, `http://${DUST_HOST}/story?id=1`) as number;
+    const rules = dust.groupRules(crawlId, groupId);
+    expect(rules.map((proposal) => proposal.description).sort()).toEqual([PRINT_RULE, STORY_RULE]);
+    const print = rules.find((proposal) => proposal.description === PRINT_RULE)!;
+    const outcome = await dust.accept(crawlId, print.rule, { source: 'content-group' });
+    expect(outcome.merged).toBeGreaterThan(0);
+    expect(dust.mine(crawlId).rules).toMatchObject([{ source: 'content-group', description: PRINT_RULE }]);
+    expect(dust.groupRules(crawlId, groupId).find((proposal) => proposal.description === PRINT_RULE)?.accepted).toBe(true);
+    expect(() => dust.groupRules(crawlId, 9999)).toThrow(expect.objectContaining({ code: 'GROUP_NOT_FOUND' }));
+    db.close();
+  });
+
   it('a running crawl is refused unless the user chooses pause, apply and resume', async () => {
     const db = openDatabase(':memory:');
     const { crawlId, service } = await pausedCrawl(db);

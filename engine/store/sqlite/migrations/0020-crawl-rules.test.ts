@@ -12,7 +12,7 @@ describe('migration 0020 crawl-rules', () => {
     const insert = db.prepare(`INSERT INTO crawl_rules (crawl_id, source, rule_json, description, accepted_at_ms, undone_at_ms) VALUES (1, ?, '{}', 'r', 100, ?)`);
     insert.run('dust', null);
     expect(() => insert.run('guess', null)).toThrow(/CHECK/);
-    expect(() => insert.run('url-group', 50)).toThrow(/CHECK/);
+    expect(() => insert.run('content-group', 50)).toThrow(/CHECK/);
     db.exec(`INSERT INTO crawl_rule_changes (rule_id, seq, kind, url_id, data_json) VALUES (1, 0, 'merge', 7, '{}'), (1, 1, 'rekey', 8, '{}')`);
     expect(() => db.exec(`INSERT INTO crawl_rule_changes (rule_id, seq, kind, url_id, data_json) VALUES (1, 2, 'drop', 9, '{}')`)).toThrow(/CHECK/);
     db.exec(`DELETE FROM crawls WHERE id = 1`);

@@ -19,7 +19,7 @@ export function DuplicatesView() {
         <ContentGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'content' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'content', id })} />
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
-      <RulesSection crawlId={crawlId} live={live} />
+      <RulesSection crawlId={crawlId} live={live} contentGroupId={selection?.kind === 'content' ? selection.id : null} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DustReport, RekeyOutcome } from '../../../../shared/types/dust-rules';
+import type { DustReport, ListedProposal, RekeyOutcome, RuleSource } from '../../../../shared/types/dust-rules';
 import type { DustRule } from '../../../../shared/url/dust/rule';
 import { api } from '../../ipc/client';
 
@@ -8,15 +8,17 @@ import { api } from '../../ipc/client';
  * fetched pages (different URLs, same content) with their support and confidence; Accept puts one
  * into the crawl's normalization and re-keys its queued frontier (the merged URLs and fetches saved
  * are shown); the newest accepted rule can be undone. Mining runs when asked (it reads every
- * fetched page), not on every refresh.
+ * fetched page), not on every refresh. With a content group selected, the rules that explain its
+ * duplicates are offered too: promoting the group's difference to a rule.
  */
-export function RulesSection({ crawlId, live }: { crawlId: number | null; live: boolean }) {
+export function RulesSection({ crawlId, live, contentGroupId }: { crawlId: number | null; live: boolean; contentGroupId: number | null }) {
   const [report, setReport] = useState<DustReport | null>(null);
   const [minSupport, setMinSupport] = useState(3);
   const [pauseAndResume, setPauseAndResume] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [groupRules, setGroupRules] = useState<{ groupId: number; proposals: ListedProposal[] } | null>(null);
 
   const mine = useCallback(async () => {
     if (crawlId === null) return;
@@ -28,17 +30,29 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
     else setError(result.error.message);
   }, [crawlId, minSupport]);
 
+  const loadGroupRules = useCallback(async () => {
+    if (crawlId === null || contentGroupId === null) return;
+    const result = await api['dust.groupRules']({ crawlId, groupId: contentGroupId });
+    if (result.ok) setGroupRules({ groupId: contentGroupId, proposals: result.value });
+    else setError(result.error.message);
+  }, [crawlId, contentGroupId]);
+
+  useEffect(() => {
+    setGroupRules(null);
+    void loadGroupRules();
+  }, [loadGroupRules]);
+
   useEffect(() => {
     setReport(null);
     setMessage(null);
     setError(null);
   }, [crawlId]);
 
-  const accept = async (rule: DustRule, description: string) => {
+  const accept = async (rule: DustRule, description: string, source: RuleSource) => {
     if (crawlId === null) return;
     setBusy(true);
     setError(null);
-    const result = await api['dust.accept']({ crawlId, rule, whileRunning: pauseAndResume ? 'pause-and-resume' : 'refuse' });
+    const result = await api['dust.accept']({ crawlId, rule, whileRunning: pauseAndResume ? 'pause-and-resume' : 'refuse', source });
     setBusy(false);
     if (!result.ok) {
       setError(result.error.message);
@@ -46,6 +60,7 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
     }
     setMessage(outcomeText(description, result.value));
     await mine();
+    await loadGroupRules();
   };
 
   const undo = async (ruleId: number) => {
@@ -58,6 +73,7 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
       setError(result.error.message);
       return;
     }
+    void loadGroupRules();
     setMessage(`Rule ${ruleId} undone: ${result.value.restored} URLs back in the frontier, ${result.value.rekeyed} URLs given back their key or depth.`);
     await mine();
   };
@@ -82,6 +98,24 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
         <p className="muted" data-testid="dust-outcome">
           {message}
         </p>
+      ) : null}
+      {groupRules ? (
+        <div className="dust-group-rules" aria-label="Rules for the selected content group">
+          {groupRules.proposals.length === 0 ? (
+            <p className="muted">No rule explains content group {groupRules.groupId}: its pages differ by more than one substitution or parameter.</p>
+          ) : (
+            <ul>
+              {groupRules.proposals.map((proposal) => (
+                <li key={proposal.description}>
+                  Content group {groupRules.groupId} differs by <code>{proposal.description}</code> ({proposal.confirmed} confirmed, {proposal.refuted} refuted on fetched pages){' '}
+                  <button type="button" disabled={busy || proposal.accepted} onClick={() => void accept(proposal.rule, proposal.description, 'content-group')}>
+                    {proposal.accepted ? 'Accepted' : 'Make it a rule'}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       ) : null}
       {report ? (
         <>
@@ -114,7 +148,7 @@ export function RulesSection({ crawlId, live }: { crawlId: number | null; live: 
                     {proposal.examples[0] ? `${proposal.examples[0].from} → ${proposal.examples[0].to}` : ''}
                   </td>
                   <td>
-                    <button type="button" disabled={busy || proposal.accepted} onClick={() => void accept(proposal.rule, proposal.description)}>
+                    <button type="button" disabled={busy || proposal.accepted} onClick={() => void accept(proposal.rule, proposal.description, 'dust')}>
                       {proposal.accepted ? 'Accepted' : 'Accept'}
                     </button>
                   </td>
