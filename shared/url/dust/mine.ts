@@ -41,6 +41,8 @@ export interface DustMiningOptions {
   maxCandidates?: number;
   /** URLs each candidate is applied to at most, per direction. @default 5000 */
   maxValidationUrls?: number;
+  /** Fetched URLs of the host looked at per candidate and direction at most (most do not match). @default 100000 */
+  maxValidationScan?: number;
   /** Example pairs kept per rule. @default 3 */
   maxExamples?: number;
   /**
@@ -94,7 +96,7 @@ interface Candidate {
   buckets: Set<string>;
 }
 
-const DEFAULTS = { minSupport: 3, minConfidence: 0.9, maxBucketUrls: 16, maxPairs: 50_000, maxCandidates: 500, maxValidationUrls: 5000, maxExamples: 3 } as const;
+const DEFAULTS = { minSupport: 3, minConfidence: 0.9, maxBucketUrls: 16, maxPairs: 50_000, maxCandidates: 500, maxValidationUrls: 5000, maxValidationScan: 100_000, maxExamples: 3 } as const;
 
 const pathOf = (pathAndQuery: string): string => {
   const question = pathAndQuery.indexOf('?');
@@ -160,15 +162,20 @@ function validate(
   byHost: Map<string, DustPage[]>,
   contentOf: Map<string, string>,
   identity: (url: string) => string | null,
-  limits: { maxValidationUrls: number; maxExamples: number },
+  limits: { maxValidationUrls: number; maxValidationScan: number; maxExamples: number },
 ): { confirmed: number; refuted: number; examples: DustExample[] } {
   let confirmed = 0;
   let refuted = 0;
   const examples: DustExample[] = [];
   for (const direction of [rule, reversed(rule)]) {
     let tried = 0;
+    let scanned = 0;
+    const piece = direction.from[0]!;
     for (const page of byHost.get(rule.host) ?? []) {
-      if (tried >= limits.maxValidationUrls) break;
+      if (tried >= limits.maxValidationUrls || scanned >= limits.maxValidationScan) break;
+      scanned++;
+      // Most URLs lack the rule's first piece: skip them before parsing.
+      if (!page.url.includes(piece)) continue;
       const rewritten = applyDustRule(page.url, direction);
       if (rewritten === null) continue;
       tried++;
