@@ -111,7 +111,6 @@ export function alignmentRule(a: string, b: string): SubstitutionRule | null {
   let contextStart = first.aStart;
   while (contextStart > 0 && aTokens[contextStart - 1] !== '/') contextStart--;
   if (contextStart > 0) contextStart--;
-  const contextLength = first.aStart - contextStart;
   const context = text(aTokens, contextStart, first.aStart);
   const last = regions[regions.length - 1]!;
   const endAnchored = last.aEnd === aTokens.length && last.bEnd === bTokens.length;
@@ -132,11 +131,9 @@ export function alignmentRule(a: string, b: string): SubstitutionRule | null {
     }
     from.push(aPiece);
     to.push(bPiece);
-  } else if (!endAnchored && (from[0] === '' || to[0] === '')) {
-    return null;
   }
-  if (contextLength === 0 && (from[0] === '' || to[0] === '')) return null;
-  if ([...from, ...to].some((piece) => piece.length > MAX_PIECE_CHARS)) return null;
+  // An empty first piece would match anywhere (validateDustRule refuses it too).
   if (from[0] === '' || to[0] === '') return null;
+  if ([...from, ...to].some((piece) => piece.length > MAX_PIECE_CHARS)) return null;
   return { kind: 'substitution', host: left.host, from, to, endAnchored };
 }
