@@ -14,7 +14,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const COMMANDS = ['crawl', 'resume', 'checkpoints', 'export', 'normalize', 'domain', 'serve', 'testweb'];
+const COMMANDS = ['crawl', 'resume', 'checkpoints', 'export', 'dust', 'normalize', 'domain', 'serve', 'testweb'];
 
 describe('crawlbench help', () => {
   it.each(COMMANDS)('%s: --help, -h and help <command> print its usage and the exit codes, exit 0', async (name) => {

@@ -26,6 +26,11 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
     usage: async () => (await import('./commands/export')).EXPORT_USAGE,
     summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV',
   },
+  dust: {
+    run: async (argv, io) => (await import('./commands/dust')).dustCommand(argv, io),
+    usage: async () => (await import('./commands/dust')).DUST_USAGE,
+    summary: 'mine DUST rules (different URLs, same content) from a crawl; accept one to re-key its frontier',
+  },
   normalize: {
     run: async (argv, io) => (await import('./commands/normalize')).normalizeCommand(argv, io),
     usage: async () => (await import('./commands/normalize')).NORMALIZE_USAGE,

@@ -18,7 +18,7 @@ export { createParentFolder, ELECTRON_NATIVE_BINDING, openDatabase, type OpenDat
  * The crawl lease: one crawling process per database file (a row taken with BEGIN IMMEDIATE,
  * taken over from a dead owner), and who else holds it.
  */
-export { CrawlLease, otherLiveHolder } from './store/sqlite/crawl-lease';
+export { CrawlLease, otherLiveHolder, busyMessage } from './store/sqlite/crawl-lease';
 
 /** SQLite errors as the app reports them: DISK_FULL, DB_IO_ERROR, DB_BUSY … in plain words. */
 export { isStorageError, storageError, storageErrorInfo } from './store/sqlite/storage-errors';
@@ -31,6 +31,8 @@ export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints,
 
 /** Read queries that page the workbench views (Frontier, Pages, Duplicates, the URL inspector) and stream exports from SQLite. */
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
+export { DustQueries, MAX_DUST_PAGES } from './store/sqlite/queries/dust-queries';
+export { CrawlRuleStore, readAcceptedRules, readActiveRules, type AcceptedRule, type RekeyOutcome, type RuleSource } from './store/sqlite/crawl-rules';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 export { LinkCounts } from './store/sqlite/queries/link-counts';

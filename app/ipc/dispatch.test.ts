@@ -58,6 +58,16 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'crawl.discardRecovery': vi.fn<IpcHandlers['crawl.discardRecovery']>(async () => ({ discarded: true })),
     'frontier.queryHosts': vi.fn<IpcHandlers['frontier.queryHosts']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'pages.query': vi.fn<IpcHandlers['pages.query']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'dust.mine': vi.fn<IpcHandlers['dust.mine']>(async ({ crawlId }) => ({
+      crawlId,
+      proposals: [],
+      stats: { pages: 0, buckets: 0, bucketsSkipped: 0, pairs: 0, pairsCapped: false, candidates: 0, candidatesCapped: false },
+      pagesTruncated: false,
+      rules: [],
+    })),
+    'dust.accept': vi.fn<IpcHandlers['dust.accept']>(async () => ({ ruleId: 1, rekeyed: 0, merged: 0, fetchesSaved: 0, fetchedDuplicates: 0, examples: [] })),
+    'dust.undo': vi.fn<IpcHandlers['dust.undo']>(async () => ({ restored: 0, rekeyed: 0 })),
+    'dust.groupRules': vi.fn<IpcHandlers['dust.groupRules']>(async () => []),
     'duplicates.queryUrlGroups': vi.fn<IpcHandlers['duplicates.queryUrlGroups']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
     'duplicates.getUrlGroup': vi.fn<IpcHandlers['duplicates.getUrlGroup']>(async () => {
       throw new CodedError('GROUP_NOT_FOUND', 'none');
@@ -158,6 +168,9 @@ describe('createDispatcher', () => {
       ['duplicates.getUrlGroup', 'missing urlId', { crawlId: 1 }],
       ['duplicates.queryContentGroups', 'unknown kind', { crawlId: 1, offset: 0, limit: 10, kind: 'similar' }],
       ['duplicates.getContentGroup', 'groupId 0', { crawlId: 1, groupId: 0 }],
+      ['dust.accept', 'a rule of an unknown kind', { crawlId: 1, rule: { kind: 'regex', host: 'a.test' }, whileRunning: 'refuse' }],
+      ['dust.accept', 'no choice for a running crawl', { crawlId: 1, rule: { kind: 'parameter', host: 'a.test', name: 'ref' } }],
+      ['dust.mine', 'min support 0', { crawlId: 1, minSupport: 0 }],
       ['settings.get', 'extra key', { all: true }],
       ['settings.update', 'unknown setting', { threads: 4 }],
       ['settings.update', 'TLD entry with a leading dot', { tld: { mode: 'seed', generic: ['com'], additional: ['.co.uk'] } }],
@@ -353,6 +366,10 @@ describe('IPC surface snapshot', () => {
       'urls.exclude',
       'urls.openExternal',
       'pages.query',
+      'dust.mine',
+      'dust.accept',
+      'dust.undo',
+      'dust.groupRules',
     ]);
   });
 

@@ -6,6 +6,7 @@ import type { RecoveryService } from '../services/recovery-service';
 import { checkpointHandlers } from './checkpoint-handlers';
 import { crawlHandlers } from './crawl-handlers';
 import { duplicateHandlers } from './duplicate-handlers';
+import { dustHandlers } from './dust-handlers';
 import { exportHandlers } from './export-handlers';
 import { frontierHandlers } from './frontier-handlers';
 import { overviewHandlers } from './overview-handlers';
@@ -57,6 +58,7 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     ...frontierHandlers(context),
     ...pagesHandlers(context),
     ...duplicateHandlers(context),
+    ...dustHandlers(context),
     ...settingsHandlers(context),
     ...checkpointHandlers(context),
     ...exportHandlers(context),

@@ -8,6 +8,7 @@ import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
 import { crawlProfile } from './duplicates-service';
+import { DustService } from './dust-service';
 import { ExportService } from './export-service';
 import { OverviewService } from './overview-service';
 import { PagesService } from './pages-service';
@@ -43,6 +44,8 @@ export interface DataStore {
   exports: ExportQueries;
   overview: OverviewService;
   inspector: InspectorQueries;
+  /** DUST rules: mined, accepted into a crawl (re-keying its frontier), undone. */
+  dust: DustService;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -91,7 +94,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), dust: new DustService(db, crawls) }, interrupted };
   };
 
   const first = open();

@@ -1,4 +1,4 @@
-import { type WritableDB, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
+import { type WritableDB, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import { CrawlRuns } from './crawl-runs';
@@ -151,7 +151,8 @@ export class CrawlService {
   }
 
   private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
-    const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld);
+    // Rules accepted into the crawl (crawlbench dust --accept) key its URLs from this run on.
+    const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld, new CrawlRuleStore(this.db).activeRules(crawlId));
     const elapsedMs = this.elapsedMs(crawlId);
     if (elapsedMs > 0 && this.runs.elapsedMs(crawlId) === null) {
       // A crawl from before migration 0012: its time so far becomes one run, so the sum keeps it.

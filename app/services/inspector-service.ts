@@ -1,5 +1,5 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
-import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries } from '../../engine';
+import { readActiveRules, type CrawlReader, type DuplicateQueries, type InspectedPageRecord, type InspectedUrlRecord, type InspectorQueries } from '../../engine';
 import {
   INSPECTOR_LINKS_PER_PAGE,
   type ExcludeAnswer,
@@ -18,6 +18,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
+import { withDustRules } from '../../shared/url/dust/identity';
 import { groupByVersionTemplate, isVersionSegment } from '../../shared/url/version-template';
 import type { CrawlService } from './crawl-service';
 import { crawlProfile, urlGroupDetail } from './duplicates-service';
@@ -133,9 +134,9 @@ function canonicalOf(
   return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no rel=canonical and one spelling: the URL stands for itself' };
 }
 
-/** The crawl's URL id of `url` (by its normalized key under the crawl's profile), or null. */
+/** The crawl's URL id of `url` (by its normalized key under the crawl's profile and accepted DUST rules), or null. */
 function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: CrawlSettings): number | null {
-  const normalized = createNormalizer(crawlProfile(settings))(url);
+  const normalized = withDustRules(createNormalizer(crawlProfile(settings)), readActiveRules(crawls.db, crawlId))(url);
   return normalized.ok ? (crawls.findUrlId(crawlId, normalized.value.key) ?? null) : null;
 }
 

@@ -11,6 +11,8 @@ import {
   type TldConfig,
 } from '../../shared/url';
 import { createUrlIdentifier, type UrlIdentity } from '../../engine';
+import { withDustRules } from '../../shared/url/dust/identity';
+import type { DustRule } from '../../shared/url/dust/rule';
 import type { Result } from '../../shared/types/result';
 import { resourcesDir } from './resources';
 
@@ -29,13 +31,15 @@ export function defaultTldConfig(): TldConfig {
 
 /**
  * The URL identity function a crawl uses: normalization under `profile` (default `standard`)
- * and registrable domains under `tld` (default PSL mode).
+ * after the crawl's accepted DUST rules (`rules`, acceptance order; shared/url/dust), and
+ * registrable domains under `tld` (default PSL mode).
  */
 export function createCrawlIdentifier(
   profile: NormalizationProfile = PROFILES.standard,
   tld: TldConfig = defaultTldConfig(),
+  rules: readonly DustRule[] = [],
 ): (raw: string) => Result<UrlIdentity> {
-  const normalize = createNormalizer(profile);
+  const normalize = withDustRules(createNormalizer(profile), rules);
   const domainOf = createDomainResolver(tld, tld.mode === 'psl' ? publicSuffixListSnapshot() : undefined);
   return createUrlIdentifier(normalize, (host) => domainOf(host).registrableDomain);
 }

@@ -40,6 +40,10 @@ export const IPC_CHANNELS = [
   'urls.exclude',
   'urls.openExternal',
   'pages.query',
+  'dust.mine',
+  'dust.accept',
+  'dust.undo',
+  'dust.groupRules',
 ] as const;
 
 /** A request channel name. */

@@ -3,6 +3,7 @@ import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage,
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
 import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
+import type { DustReport, ListedProposal, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -99,6 +100,14 @@ export interface IpcResponses {
   'urls.openExternal': { opened: true };
   /** One page of the Pages table; `total` counts every row the filter matches (-1 when the request set `withTotal: false`). */
   'pages.query': RowPage<PageListRow>;
+  /** DUST rules mined from the crawl's fetched pages, and the rules accepted into it. */
+  'dust.mine': DustReport;
+  /** A rule accepted into the crawl: what the re-key of its frontier did. */
+  'dust.accept': RekeyOutcome;
+  /** The newest accepted rule taken back. */
+  'dust.undo': RuleUndoOutcome;
+  /** Proposals whose rule takes a member of the content group to another member. */
+  'dust.groupRules': ListedProposal[];
 }
 
 /** Payload of each push event. */

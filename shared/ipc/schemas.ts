@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { crawlSettingsInputSchema as crawlSettingsInput } from '../types/crawl-settings';
 import { MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
+import { dustRequestSchemas } from './dust-schemas';
 import { overviewRequestSchemas } from './overview-schemas';
 import { pagesQuerySchema } from './pages-schema';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
@@ -41,4 +42,5 @@ export const requestSchemas = {
   'pages.query': pagesQuerySchema,
   ...viewRequestSchemas,
   ...overviewRequestSchemas,
+  ...dustRequestSchemas,
 } as const;

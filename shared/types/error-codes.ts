@@ -79,6 +79,13 @@ export const CRAWL_ERROR_CODES = {
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },
   INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },
+  // DUST rules (shared/url/dust, engine/store/sqlite/crawl-rules.ts): the request fails, the crawl is not touched
+  INVALID_DUST_RULE: { class: 'stop-crawl', advice: 'The DUST rule is not well formed (see the message): accept one that crawlbench dust proposes.' },
+  INVALID_DUST_OPTIONS: { class: 'stop-crawl', advice: 'A DUST mining threshold is out of range (see the message): --min-support is a whole number from 1.' },
+  DUST_RULE_EXISTS: { class: 'stop-crawl', advice: 'The crawl already applies this rule: nothing to do (crawlbench dust --rules lists them).' },
+  DUST_RULE_NOT_FOUND: { class: 'stop-crawl', advice: 'No such proposed or accepted rule: list them with crawlbench dust --db FILE (add --rules for accepted ones).' },
+  DUST_UNDO_ORDER: { class: 'stop-crawl', advice: 'A rule accepted later is still in force: undo rules newest first.' },
+  DUST_UNDO_CONFLICT: { class: 'stop-crawl', advice: 'A URL found since the rule was accepted holds a key the undo would give back: the rule stays; roll back to a checkpoint to remove it.' },
   // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
   INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { ContentGroupList } from './ContentGroupList';
 import { GroupMembers } from './GroupMembers';
+import { RulesSection } from './RulesSection';
 import { UrlGroupList } from './UrlGroupList';
 
 type Selection = { kind: 'url'; id: number } | { kind: 'content'; id: number } | null;
@@ -18,6 +19,7 @@ export function DuplicatesView() {
         <ContentGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'content' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'content', id })} />
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
+      <RulesSection crawlId={crawlId} live={live} contentGroupId={selection?.kind === 'content' ? selection.id : null} />
     </section>
   );
 }
