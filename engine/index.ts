@@ -31,6 +31,7 @@ export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints,
 
 /** Read queries that page the workbench views (Frontier, Pages, Duplicates, the URL inspector) and stream exports from SQLite. */
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
+export { VersionQueries } from './store/sqlite/queries/version-queries';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 export { LinkCounts } from './store/sqlite/queries/link-counts';
@@ -44,7 +45,6 @@ export {
   type InspectedUrlRecord,
   type LinkPage,
   type OutlinkRecord,
-  type SiblingUrl,
 } from './store/sqlite/queries/inspector-queries';
 export type { RedirectChainHop } from './store/sqlite/queries/redirect-queries';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries, InspectorQueries } from '../../engine';
+import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries, InspectorQueries, VersionQueries } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
@@ -43,6 +43,8 @@ export interface DataStore {
   exports: ExportQueries;
   overview: OverviewService;
   inspector: InspectorQueries;
+  /** Seed 001's version URL templates (Duplicates view, inspector, export). */
+  versions: VersionQueries;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -91,7 +93,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), versions: new VersionQueries(db) }, interrupted };
   };
 
   const first = open();
@@ -99,7 +101,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   let busy: string | null = null;
   const recovery = new RecoveryService(first.interrupted);
   const exportService = new ExportService(
-    { queries: () => store.exports, profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings) },
+    { queries: () => store.exports, versions: () => store.versions, profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings) },
     (progress) => emit('export.onDidProgress', progress),
   );
 

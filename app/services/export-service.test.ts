@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type WritableDB, openDatabase, ExportQueries } from '../../engine';
+import { type WritableDB, openDatabase, ExportQueries, VersionQueries } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
@@ -19,7 +19,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-export-'));
   reports = [];
   const queries = new ExportQueries(db);
-  service = new ExportService({ queries: () => queries, profileOf: () => PROFILES.standard }, (progress) => reports.push(progress), { pageSize: 7, progressIntervalMs: 0 });
+  const versions = new VersionQueries(db);
+  service = new ExportService({ queries: () => queries, profileOf: () => PROFILES.standard, versions: () => versions }, (progress) => reports.push(progress), { pageSize: 7, progressIntervalMs: 0 });
 });
 afterEach(() => {
   db.close();

@@ -7,7 +7,7 @@ import { CodedError, toErrorInfo } from '../../shared/types/result';
 import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonical';
 import type { NormalizationProfile } from '../../shared/url/profiles';
 import { URL_NAME_LABELS } from '../../shared/types/url-names';
-import type { ExportQueries, KeyedPage } from '../../engine';
+import type { ExportQueries, KeyedPage, VersionQueries } from '../../engine';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {
@@ -31,6 +31,8 @@ export interface ExportContext {
   queries: () => ExportQueries;
   /** The crawl's normalization profile (URL-group exports label causes with it). */
   profileOf: (crawlId: number) => NormalizationProfile;
+  /** The crawl's stored version URL templates (the versions export). */
+  versions: () => VersionQueries;
 }
 
 /** Tuning of the export service (tests use small pages). */
@@ -45,7 +47,8 @@ export interface ExportServiceOptions {
  * Every export column: its JSONL field name (the key) and its CSV header in words (the value).
  * Units: `…AtMs` columns are epoch ms in JSONL and ISO 8601 UTC times in CSV (hence "(UTC)");
  * `…Ms` ms, `…Bytes` bytes; `similarity` is an estimated Jaccard index in [0, 1]; `causes` lists
- * difference labels (CSV: joined with `|`). A redirect is a page row of its own: `httpStatus` its
+ * difference labels (CSV: joined with `|`); `template` is a seed 001 version URL template (`%s` the
+ * version, `%%` a literal `%`) and `versions` every version of it, release numbers ascending. A redirect is a page row of its own: `httpStatus` its
  * 3xx, `location` its target (RFC 9110 §15.4); `redirectChainJson` is only set by crawls made
  * before redirects were first-class.
  */
@@ -87,6 +90,10 @@ export const EXPORT_COLUMN_HEADERS = {
   kind: 'Duplicate kind',
   firstUrl: 'First URL of the group',
   similarity: 'Similarity',
+  templateId: 'Version template id',
+  template: 'Version URL template',
+  versions: 'Versions of the page',
+  version: 'Version',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -103,6 +110,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
+  versions: ['templateId', 'template', 'versions', 'version', 'urlId', 'url', 'state', 'httpStatus'],
 };
 
 /**
@@ -280,6 +288,10 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
+      case 'versions': {
+        const versions = this.context.versions();
+        return { columns, count: () => versions.countExportRows(crawlId), page: (after, limit) => versions.exportTemplates(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
+      }
       case 'urlGroups': {
         const profile = this.context.profileOf(crawlId);
         return {

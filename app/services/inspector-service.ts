@@ -1,5 +1,5 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
-import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries } from '../../engine';
+import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries, VersionQueries } from '../../engine';
 import {
   INSPECTOR_LINKS_PER_PAGE,
   type ExcludeAnswer,
@@ -18,7 +18,6 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
-import { groupByVersionTemplate, isVersionSegment } from '../../shared/url/version-template';
 import type { CrawlService } from './crawl-service';
 import { crawlProfile, urlGroupDetail } from './duplicates-service';
 
@@ -27,10 +26,9 @@ export interface InspectorSources {
   queries: InspectorQueries;
   duplicates: DuplicateQueries;
   crawls: CrawlReader;
+  /** The crawl's stored version URL templates (migration 0021). */
+  versions: VersionQueries;
 }
-
-/** Most URLs read when looking for the URL's version siblings (per version-like segment). */
-const VERSION_SIBLINGS_READ = 200;
 
 /** Extensions of pages, never offered by "Exclude URLs like this" (ignoring them would refuse the site's pages). */
 const PAGE_EXTENSIONS = new Set(['html', 'htm', 'xhtml', 'shtml', 'php', 'asp', 'aspx', 'jsp', 'cfm', 'cgi', 'pl']);
@@ -90,7 +88,7 @@ function namesOf(
     normalizedKey: record.normalizedKey,
     profileName: profile.name,
     canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings.length),
-    versionTemplate: versionTemplateOf(sources.queries, crawlId, record),
+    versionTemplate: versionTemplateOf(sources.versions, crawlId, record.urlId),
   };
 }
 
@@ -139,29 +137,10 @@ function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: Cr
   return normalized.ok ? (crawls.findUrlId(crawlId, normalized.value.key) ?? null) : null;
 }
 
-/**
- * Seed 001's version URL template for the URL: for each version-like directory segment, the crawl's
- * URLs of the same host that differ only there; the first segment that makes a template wins.
- */
-function versionTemplateOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord): InspectorNames['versionTemplate'] {
-  let parsed: URL;
-  try {
-    parsed = new URL(record.url);
-  } catch {
-    return null;
-  }
-  const origin = record.url.slice(0, record.url.indexOf(parsed.host) + parsed.host.length);
-  const segments = parsed.pathname.split('/');
-  // A version names a directory (`/3.11/library/os.html`); a number as the last segment is a page (`/chain/2`, `/page/3`).
-  for (let index = 1; index < segments.length - 1; index += 1) {
-    if (!isVersionSegment(decodeURIComponent(segments[index]!))) continue;
-    const prefix = `${origin}${segments.slice(0, index).join('/')}/`;
-    const suffix = `${segments.length > index + 1 ? '/' : ''}${segments.slice(index + 1).join('/')}${parsed.search}`;
-    const siblings = queries.urlsAround(crawlId, record.host, prefix, suffix, VERSION_SIBLINGS_READ).map((row) => row.url);
-    const template = groupByVersionTemplate([record.url, ...siblings]).templates.find((candidate) => candidate.urls.some((member) => member.url === record.url));
-    if (template && template.versions.length > 1) return { template: template.template, versions: template.versions };
-  }
-  return null;
+/** Seed 001's version URL template of the URL as the crawl stored it (engine/store/sqlite/version-index.ts), or null. */
+function versionTemplateOf(versions: VersionQueries, crawlId: number, urlId: number): InspectorNames['versionTemplate'] {
+  const stored = versions.templateOfUrl(crawlId, urlId);
+  return stored ? { template: stored.template, versions: stored.versions } : null;
 }
 
 function responseOf(record: InspectedUrlRecord, page: InspectedPageRecord | undefined): InspectorResponse {

@@ -21,6 +21,8 @@ import type {
   UrlGroupDetail,
   UrlGroupRow,
   UrlTableRow,
+  VersionTemplateDetail,
+  VersionTemplateRow,
 } from './views';
 import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, RefetchAnswer, UrlInspection } from './inspector-view';
 
@@ -73,6 +75,9 @@ export interface IpcResponses {
   'duplicates.getUrlGroup': UrlGroupDetail;
   'duplicates.queryContentGroups': RowPage<ContentGroupRow>;
   'duplicates.getContentGroup': ContentGroupDetail;
+  /** Seed 001's version URL templates of a crawl (two or more versions each), most versions first. */
+  'duplicates.queryVersionTemplates': RowPage<VersionTemplateRow>;
+  'duplicates.getVersionTemplate': VersionTemplateDetail;
   'settings.get': SavedSettings;
   'settings.update': SavedSettings;
   'settings.testDomain': DomainTestResult;

@@ -8,6 +8,7 @@ import type { NormalizationProfile } from '../url/profiles';
 import type { TldConfig } from '../url/tld-config';
 import type { TraceStep } from '../url/domain';
 import type { ContentGroupMember, ContentGroupRow } from '../types/rows';
+import type { VersionMemberRow, VersionTemplateRow } from '../types/versions';
 
 /** Row shapes the store's view queries return, defined in shared/types/rows.ts (the engine may not import shared/ipc). */
 export type { HostWaitingReason, UrlTableRow, HostRow, UrlGroupRow, ContentGroupKind, ContentGroupRow, ContentGroupMember, CheckpointRow } from '../types/rows';
@@ -50,6 +51,14 @@ export interface ContentGroupDetail {
   group: ContentGroupRow;
   members: ContentGroupMember[];
   texts: { left: string; right: string; textSource: 'page text' | 'titles' } | null;
+}
+
+export type { VersionMemberRow, VersionTemplateRow } from '../types/versions';
+
+/** One version URL template (seed 001) with its member URLs in version order and how each fetch went. */
+export interface VersionTemplateDetail {
+  template: VersionTemplateRow;
+  members: VersionMemberRow[];
 }
 
 /** The settings the Settings view edits; stored in SQLite and applied to the next crawl. */
@@ -138,7 +147,7 @@ export interface OpenedCrawl {
 }
 
 /** What an export writes. */
-export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups';
+export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups' | 'versions';
 /** The file format of an export: CSV (RFC 4180, header row) or JSON Lines. */
 export type ExportFormat = 'csv' | 'jsonl';
 

@@ -1,14 +1,12 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { FrontierCandidate } from '../ports';
+import { openDatabase } from './connection';
+import type { WritableDB } from './database';
 import { FrontierRows } from './frontier-rows';
-import { migrate } from './migrations/index';
 import { VersionIndex } from './version-index';
 
-function open() {
-  const db = new BetterSqlite3(':memory:');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
+function open(): WritableDB {
+  const db = openDatabase(':memory:');
   db.exec(`INSERT INTO crawls (id, seeds_json, settings_json, status, created_at_ms) VALUES (1, '[]', '{}', 'running', 0)`);
   return db;
 }
@@ -18,7 +16,7 @@ function candidate(url: string): FrontierCandidate {
 }
 
 /** Inserts URLs as the commit path does: the URL-seen test, then the index for the new ones. */
-function store(db: BetterSqlite3.Database, index: VersionIndex, urls: readonly string[]): void {
+function store(db: WritableDB, index: VersionIndex, urls: readonly string[]): void {
   const rows = new FrontierRows(db, 1);
   db.transaction(() => {
     const candidates = urls.map(candidate);
@@ -27,7 +25,7 @@ function store(db: BetterSqlite3.Database, index: VersionIndex, urls: readonly s
   })();
 }
 
-function templates(db: BetterSqlite3.Database): Record<string, string[]> {
+function templates(db: WritableDB): Record<string, string[]> {
   const rows = db
     .prepare(
       `SELECT t.template, t.versions, group_concat(m.version, ' ') AS members FROM version_templates t JOIN url_versions m ON m.template_id = t.id

@@ -47,6 +47,14 @@ export class VersionQueries {
     return { rows: rows.map((row) => ({ ...row, versions: versionList(row.versions) })), total, offset: query.offset };
   }
 
+  /** One shown template of the crawl with its versions, or undefined. */
+  template(crawlId: number, templateId: number): VersionTemplateRow | undefined {
+    const row = this.statements
+      .get(`SELECT t.id AS templateId, t.template, (SELECT group_concat(m.version, char(10)) FROM url_versions m WHERE m.template_id = t.id) AS versions FROM version_templates t WHERE t.id = ? AND t.crawl_id = ? AND t.${SHOWN}`)
+      .get(templateId, crawlId) as (Omit<VersionTemplateRow, 'versions'> & { versions: string | null }) | undefined;
+    return row ? { ...row, versions: versionList(row.versions) } : undefined;
+  }
+
   /** The URLs of one template of the crawl, by version; empty when the crawl has no such template. */
   members(crawlId: number, templateId: number): VersionMemberRow[] {
     const rows = this.statements
