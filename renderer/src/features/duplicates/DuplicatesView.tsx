@@ -3,10 +3,11 @@ import { useStore } from '../../store';
 import { ContentGroupList } from './ContentGroupList';
 import { GroupMembers } from './GroupMembers';
 import { UrlGroupList } from './UrlGroupList';
+import { VersionGroups } from './VersionGroups';
 
 type Selection = { kind: 'url'; id: number } | { kind: 'content'; id: number } | null;
 
-/** The Duplicates view: duplicate-URL groups and content groups; selecting one shows its members. */
+/** The Duplicates view: duplicate-URL groups and content groups (selecting one shows its members), and pages across versions. */
 export function DuplicatesView() {
   const crawlId = useStore((s) => s.crawlId);
   const live = useStore((s) => s.progress?.status === 'running');
@@ -18,6 +19,7 @@ export function DuplicatesView() {
         <ContentGroupList crawlId={crawlId} live={live} selected={selection?.kind === 'content' ? selection.id : null} onSelect={(id) => setSelection({ kind: 'content', id })} />
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
+      <VersionGroups crawlId={crawlId} live={live} />
     </section>
   );
 }
