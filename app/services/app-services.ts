@@ -7,6 +7,7 @@ import { CodedError } from '../../shared/types/result';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
+import { groupCanonicalContext } from './canonical-context';
 import { crawlProfile } from './duplicates-service';
 import { ExportService } from './export-service';
 import { OverviewService } from './overview-service';
@@ -101,7 +102,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   let busy: string | null = null;
   const recovery = new RecoveryService(first.interrupted);
   const exportService = new ExportService(
-    { queries: () => store.exports, versions: () => store.versions, profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings) },
+    {
+      queries: () => store.exports,
+      versions: () => store.versions,
+      profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings),
+      canonicalContextOf: (crawlId) => {
+        const settings = store.crawls.repositoryForQueries.getCrawl(crawlId).settings;
+        return groupCanonicalContext(settings, crawlProfile(settings));
+      },
+    },
     (progress) => emit('export.onDidProgress', progress),
   );
 

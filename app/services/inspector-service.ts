@@ -1,5 +1,5 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
-import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries, VersionQueries } from '../../engine';
+import type { CrawlReader, DuplicateQueries, InspectedAlias, InspectedPageRecord, InspectedUrlRecord, InspectorQueries, VersionQueries } from '../../engine';
 import {
   INSPECTOR_LINKS_PER_PAGE,
   type ExcludeAnswer,
@@ -19,6 +19,8 @@ import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
 import type { CrawlService } from './crawl-service';
+import { groupCanonical } from '../../shared/url/group-canonical';
+import { groupCanonicalContext } from './canonical-context';
 import { crawlProfile, urlGroupDetail } from './duplicates-service';
 
 /** What an inspection reads: the inspector's and the Duplicates view's queries, and the crawl's row reader. */
@@ -87,15 +89,17 @@ function namesOf(
     normalized: record.normalized,
     normalizedKey: record.normalizedKey,
     profileName: profile.name,
-    canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings.length),
+    canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings),
     versionTemplate: versionTemplateOf(sources.versions, crawlId, record.urlId),
   };
 }
 
 /**
- * The canonical URL by the first layer that applies: the URL redirects (the chain's end), the page
- * names one with rel=canonical (pages.canonical_url), two or more spellings share its key (the
- * group heuristics of shared/url/canonical), else the URL itself.
+ * The canonical URL by the first layer that applies (shared/url/group-canonical.ts, the one
+ * decision the Duplicates view and the export make too): the URL redirects (the chain's end), a
+ * site rule rewrites it, the page names one with rel=canonical on its own site, two or more
+ * spellings share its key (the group heuristics, never a session or tracking spelling while a
+ * clean one exists), else the URL itself.
  */
 function canonicalOf(
   sources: InspectorSources,
@@ -104,31 +108,34 @@ function canonicalOf(
   page: InspectedPageRecord | undefined,
   redirects: InspectorRedirects,
   settings: CrawlSettings,
-  spellingCount: number,
+  spellings: readonly InspectedAlias[],
 ): InspectorNames['canonical'] {
-  if (redirects.role === 'redirects') {
-    const from = redirects.hops.findIndex((hop) => hop.urlId === record.urlId);
-    const end = redirects.hops.at(-1)!;
-    const steps = redirects.hops.length - 1 - Math.max(0, from);
-    if (end.urlId !== record.urlId) {
+  const from = redirects.hops.findIndex((hop) => hop.urlId === record.urlId);
+  const end = redirects.hops.at(-1)!;
+  const redirected = redirects.role === 'redirects' && end.urlId !== record.urlId;
+  const profile = crawlProfile(settings);
+  const members = (spellings.length > 0 ? spellings.map((spelling) => spelling.rawUrl) : [record.url]).map((rawUrl) => ({ rawUrl, ...(rawUrl === record.url && record.httpStatus !== null ? { status: record.httpStatus } : {}) }));
+  const chosen = groupCanonical({ fetchedUrl: record.url, redirectTarget: redirected ? end.url : null, relCanonical: page?.canonicalUrl ?? null, members }, groupCanonicalContext(settings, profile));
+  const idOf = (url: string): number | null => (url === record.url ? record.urlId : urlIdOf(sources.crawls, crawlId, url, settings));
+  switch (chosen.layer) {
+    case 'redirect': {
+      const steps = redirects.hops.length - 1 - Math.max(0, from);
       return { url: end.url, urlId: end.urlId, source: 'redirect', heuristic: null, detail: `${steps} redirect${steps === 1 ? '' : 's'} to the end of the chain` };
     }
+    case 'siteRule':
+      return { url: chosen.canonical, urlId: idOf(chosen.canonical), source: 'siteRule', heuristic: null, detail: `site rule "${chosen.siteRuleId ?? ''}" rewrites the URL` };
+    case 'relCanonical': {
+      const self = chosen.canonical === record.url || chosen.canonical === page?.finalUrl;
+      return { url: chosen.canonical, urlId: self ? record.urlId : idOf(chosen.canonical), source: 'relCanonical', heuristic: null, detail: self ? 'the page names itself' : 'the page names another URL' };
+    }
+    case 'heuristic':
+      if (members.length > 1) return { url: chosen.canonical, urlId: record.urlId, source: 'groupHeuristic', heuristic: chosen.decidedBy, detail: `chosen among ${members.length} spellings` };
+      return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no site rule, no rel=canonical and one spelling: the URL stands for itself' };
+    default: {
+      const exhaustive: never = chosen.layer;
+      throw new Error(`Unknown canonical layer ${String(exhaustive)}`);
+    }
   }
-  if (page?.canonicalUrl) {
-    const self = page.canonicalUrl === record.url || page.canonicalUrl === page.finalUrl;
-    return {
-      url: page.canonicalUrl,
-      urlId: self ? record.urlId : urlIdOf(sources.crawls, crawlId, page.canonicalUrl, settings),
-      source: 'relCanonical',
-      heuristic: null,
-      detail: self ? 'the page names itself' : 'the page names another URL',
-    };
-  }
-  if (spellingCount > 1) {
-    const group = urlGroupDetail(sources.duplicates, crawlId, record.urlId, settings);
-    return { url: group.canonical, urlId: record.urlId, source: 'groupHeuristic', heuristic: group.decidedBy, detail: `chosen among ${group.members.length} spellings` };
-  }
-  return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no rel=canonical and one spelling: the URL stands for itself' };
 }
 
 /** The crawl's URL id of `url` (by its normalized key under the crawl's profile), or null. */

@@ -5,6 +5,7 @@ import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase, CrawlReader, ExportQueries, isStorageError, VersionQueries } from '../../engine';
+import { groupCanonicalContext } from '../../app/services/canonical-context';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
@@ -46,7 +47,9 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
     const crawl = repository.getCrawl(crawlId);
     const queries = new ExportQueries(db);
     const versions = new VersionQueries(db);
-    const service = new ExportService({ queries: () => queries, versions: () => versions, profileOf: () => crawl.settings.normalizationProfile ?? PROFILES.standard }, () => undefined);
+    const profile = crawl.settings.normalizationProfile ?? PROFILES.standard;
+    const canonicalContext = groupCanonicalContext(crawl.settings, profile);
+    const service = new ExportService({ queries: () => queries, versions: () => versions, profileOf: () => profile, canonicalContextOf: () => canonicalContext }, () => undefined);
     let target: NodeJS.WritableStream = io.stdout;
     const file = values.out ? path.resolve(values.out) : null;
     if (file) {

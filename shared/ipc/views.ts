@@ -4,6 +4,7 @@
  */
 import type { CrawlSettings, CrawlSummary, UrlState } from '../types/crawl';
 import type { DifferenceCause, GroupHeuristic } from '../url/canonical';
+import type { GroupCanonicalLayer } from '../url/group-canonical';
 import type { NormalizationProfile } from '../url/profiles';
 import type { TldConfig } from '../url/tld-config';
 import type { TraceStep } from '../url/domain';
@@ -24,7 +25,7 @@ export interface UrlGroupMember {
   fragmentSpellings: number;
 }
 
-/** A duplicate-URL group with its members and the canonical URL chosen for it (seed 001 heuristics). */
+/** A duplicate-URL group with its members and the canonical URL chosen for it (seed 001's layers, then its heuristics). */
 export interface UrlGroupDetail {
   urlId: number;
   normalizedKey: string;
@@ -33,8 +34,12 @@ export interface UrlGroupDetail {
   fetchedUrl: string;
   httpStatus: number | null;
   canonical: string;
-  /** The heuristic that left one member (GROUP_HEURISTICS of shared/url/canonical). */
-  decidedBy: GroupHeuristic;
+  /** The layer that chose it: the fetched URL's redirect target, a site rule, its page's rel=canonical, or the heuristics (shared/url/group-canonical.ts). */
+  layer: GroupCanonicalLayer;
+  /** The heuristic that left one member (GROUP_HEURISTICS of shared/url/canonical) when `layer` is `heuristic`; else null. */
+  decidedBy: GroupHeuristic | null;
+  /** The site rule that rewrote the URL when `layer` is `siteRule`. */
+  siteRuleId?: string;
   /** Each heuristic that narrowed the candidates, and the members it kept. */
   steps: { heuristic: GroupHeuristic; kept: string[] }[];
   members: UrlGroupMember[];
