@@ -69,6 +69,11 @@ describe('VersionIndex (seed 001 version URL templates, kept as URLs are stored)
     expect(Object.keys(found)).toHaveLength(300);
     for (const page of pages) expect(found[`http://docs.test/%s/library/${page}.html`], page).toEqual(['3.11', '3.12']);
     expect(index.stats().probes).toBeGreaterThan(0);
+    // Stored pairs that memory dropped are found again too: a third version joins each template.
+    store(db, index, pages.map((page) => DOCS('dev', page)));
+    const third = templates(db);
+    for (const page of pages) expect(third[`http://docs.test/%s/library/${page}.html`], page).toEqual(['3.11', '3.12', 'dev']);
+    expect(index.stats().bytes).toBeLessThanOrEqual(8 * 1024);
     db.close();
   });
 

@@ -5,11 +5,13 @@
  * of it shows up. Until then it waits in memory as a singleton: on a site with one version (most
  * sites, and a docs mirror of one release) the commit path pays a string scan and a Map lookup per
  * URL, no write. Memory is bounded in bytes: two generations, and when the young one fills, the old
- * one's singletons are spilled to SQLite (rows with `versions` 1) in the same transaction, and from
- * then on a miss is checked against SQLite (one indexed read), so the index stays exact.
+ * one's singletons are spilled to SQLite (rows with `versions` 1) in the same transaction. A
+ * 32-bit hash of each template memory drops is kept (a Set, about 16 bytes each, outside the
+ * budget), so only a miss whose hash matches is checked against SQLite (one indexed read): the
+ * index stays exact without a read per URL. A new run starts empty and replays the crawl's stored
+ * URLs ({@link VersionIndex.catchUp}); the writes are idempotent.
  */
 import type { Statement } from 'better-sqlite3';
-import { estimateStringBytes } from '../../dedupe/seen-cache';
 import { versionCandidates } from '../../../shared/url/version-template';
 import type { WritableDB } from './database';
 
@@ -25,7 +27,7 @@ export interface IndexedUrl {
 
 /** Limits of a {@link VersionIndex}. */
 export interface VersionIndexOptions {
-  /** Estimated heap bytes of the in-memory templates at most. @default 16 MiB */
+  /** Estimated heap bytes of the in-memory templates at most. @default 32 MiB (about 230,000 singletons of docs-like URLs) */
   maxBytes?: number;
 }
 
@@ -35,18 +37,29 @@ export interface VersionIndexStats {
   entries: number;
   /** Their estimated heap bytes (at most `maxBytes`). */
   bytes: number;
-  /** Singleton templates written to SQLite because memory was full. */
+  /** Singleton templates written to SQLite because memory was full (this run, and stored by earlier runs). */
   spilled: number;
   /** SQLite reads made for templates memory had dropped. */
   probes: number;
 }
 
-const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** URLs read per page (and written per transaction) by catchUp. */
 const CATCH_UP_PAGE = 10_000;
 
+/**
+ * Estimated heap bytes of one entry: the template string (normalized URLs are ASCII, so V8 keeps
+ * one byte a character, plus a header), the Map slot, and a singleton's object and version string.
+ */
 function entryBytes(template: string, entry: Entry): number {
-  return estimateStringBytes(template) + 64 + (typeof entry === 'number' ? 0 : estimateStringBytes(entry.version) + 32);
+  return template.length + 24 + 40 + (typeof entry === 'number' ? 0 : entry.version.length + 24 + 32);
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units (the spilled-template filter's key). */
+function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
@@ -59,8 +72,8 @@ export class VersionIndex {
   private old = new Map<string, Entry>();
   private youngBytes = 0;
   private oldBytes = 0;
-  /** True once SQLite may hold a template memory does not: misses are then checked there. */
-  private spilledAny = false;
+  /** Hashes of templates memory dropped that are in SQLite (spilled singletons, stored pairs): a miss with one of them is checked there. */
+  private readonly droppedHashes = new Set<number>();
   private spilledCount = 0;
   private probeCount = 0;
   private readonly generationBytes: number;
@@ -81,7 +94,6 @@ export class VersionIndex {
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO url_versions (template_id, url_id, version) VALUES (?, ?, ?)`);
     this.bumpVersions = db.prepare(`UPDATE version_templates SET versions = versions + ? WHERE id = ?`);
     this.templateId = db.prepare(`SELECT id FROM version_templates WHERE crawl_id = ? AND template = ?`).pluck();
-    this.spilledAny = db.prepare(`SELECT 1 FROM version_templates WHERE crawl_id = ? AND versions = 1 LIMIT 1`).get(crawlId) !== undefined;
   }
 
   /**
@@ -123,7 +135,7 @@ export class VersionIndex {
     if (young !== undefined) return young;
     const old = this.old.get(template);
     if (old !== undefined) return old;
-    if (!this.spilledAny) return undefined;
+    if (!this.droppedHashes.has(hash32(template))) return undefined;
     this.probeCount += 1;
     return this.templateId.get(this.crawlId, template) as number | undefined;
   }
@@ -140,10 +152,10 @@ export class VersionIndex {
       return;
     }
     if (entry.urlId === urlId) return;
-    // The second version: the template and both members reach SQLite.
+    // The second version: the template and both members reach SQLite (one count update).
     const id = this.upsertTemplate.get(this.crawlId, template) as number;
-    this.addMember(id, entry.urlId, entry.version);
-    this.addMember(id, urlId, version);
+    const added = this.insertMember.run(id, entry.urlId, entry.version).changes + this.insertMember.run(id, urlId, version).changes;
+    if (added > 0) this.bumpVersions.run(added, id);
     this.remember(template, id);
   }
 
@@ -170,11 +182,11 @@ export class VersionIndex {
 
   private turnOver(): void {
     for (const [template, entry] of this.old) {
+      this.droppedHashes.add(hash32(template));
       if (typeof entry === 'number') continue;
       const id = this.upsertTemplate.get(this.crawlId, template) as number;
       this.addMember(id, entry.urlId, entry.version);
       this.spilledCount += 1;
-      this.spilledAny = true;
     }
     this.old = this.young;
     this.oldBytes = this.youngBytes;
