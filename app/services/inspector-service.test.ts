@@ -86,6 +86,12 @@ describe('inspectUrl', () => {
     expect(grouped.names.canonical).toMatchObject({ url: 'http://a.test/item?PHPSESSID=abc', source: 'groupHeuristic', heuristic: 'fetchedOk' });
     expect(grouped.names.spellings.map((spelling) => spelling.rawUrl)).toEqual(['http://a.test/item?PHPSESSID=abc', 'http://a.test/item?PHPSESSID=def']);
     expect(grouped.duplicates.urlGroup?.members).toHaveLength(2);
+    // Once a clean spelling is met, it is the canonical URL, though the session spelling was fetched.
+    db.prepare(`INSERT INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, 'http://a.test/item', 1)`).run(ids[2]);
+    expect(inspectUrl(sources, crawlId, ids[2]!, false).names.canonical).toMatchObject({ url: 'http://a.test/item', source: 'groupHeuristic', heuristic: 'noSessionOrTracking' });
+    // A site rule comes before rel=canonical and the heuristics (shared/url/site-rules.default.ts).
+    const so = insertCrawl(db, [{ url: 'https://stackoverflow.com/q/1732348' }]);
+    expect(inspectUrl(sources, so.crawlId, so.ids[0]!, false).names.canonical).toMatchObject({ url: 'https://stackoverflow.com/questions/1732348', source: 'siteRule', urlId: null });
     const blocked = inspectUrl(sources, crawlId, ids[3]!, true);
     expect(blocked.robots).toEqual({ verdict: 'blocked', matchedLine: null, message: 'robots.txt disallows http://a.test/private/x.html for crawlbench' });
     expect(blocked.response).toMatchObject({ errorCode: 'ROBOTS_DISALLOWED', status: null, headers: null });
