@@ -108,7 +108,9 @@ export class VersionIndex {
   /**
    * Indexes every URL of the crawl already stored, in id order (the in-memory singletons of an
    * earlier run are gone; pairs already stored are not counted again). One pass over the crawl's
-   * URLs when the writer opens: about a second per million URLs.
+   * URLs when the writer opens, before its first write: measured 0.66-0.72 s for 100,000 URLs (half
+   * of them versioned) on the development machine, so a resumed million-URL crawl starts some
+   * seconds later.
    * @returns URLs read
    */
   catchUp(): number {
