@@ -60,6 +60,10 @@ describe('(d) Duplicates shows the fixture sites’ known groups', () => {
     // The spelling that was fetched (status 200) is the canonical URL.
     expect(await page.getByTestId('group-canonical').textContent()).toBe('http://session.test/item?PHPSESSID=abc123');
     expect(await page.getByTestId('group-heuristic').textContent()).toBe('fetched with status 200');
+    // Every spelling carries a session id, so the heuristics decide among them (no clean one to prefer).
+    expect(await page.getByTestId('group-layer').textContent()).toBe('the best raw URL of the group');
+    // The Versions grouping is part of the view; these sites have no page under two versions.
+    expect(await page.getByTestId('version-templates-total').textContent()).toBe('0 templates');
 
   });
 

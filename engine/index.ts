@@ -33,6 +33,8 @@ export { createCheckpoint, deleteCheckpoint, listCheckpoints, recordCheckpoints,
 export { DuplicateQueries } from './store/sqlite/queries/duplicate-queries';
 export { DustQueries, MAX_DUST_PAGES } from './store/sqlite/queries/dust-queries';
 export { CrawlRuleStore, readAcceptedRules, readActiveRules, type AcceptedRule, type RekeyOutcome, type RuleSource } from './store/sqlite/crawl-rules';
+
+export { VersionQueries } from './store/sqlite/queries/version-queries';
 export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-queries';
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 export { LinkCounts } from './store/sqlite/queries/link-counts';
@@ -46,7 +48,6 @@ export {
   type InspectedUrlRecord,
   type LinkPage,
   type OutlinkRecord,
-  type SiblingUrl,
 } from './store/sqlite/queries/inspector-queries';
 export type { RedirectChainHop } from './store/sqlite/queries/redirect-queries';
 

@@ -76,6 +76,10 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'duplicates.getContentGroup': vi.fn<IpcHandlers['duplicates.getContentGroup']>(async () => {
       throw new CodedError('GROUP_NOT_FOUND', 'none');
     }),
+    'duplicates.queryVersionTemplates': vi.fn<IpcHandlers['duplicates.queryVersionTemplates']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'duplicates.getVersionTemplate': vi.fn<IpcHandlers['duplicates.getVersionTemplate']>(async () => {
+      throw new CodedError('VERSION_TEMPLATE_NOT_FOUND', 'none');
+    }),
     'settings.get': vi.fn<IpcHandlers['settings.get']>(async () => SAVED),
     'settings.update': vi.fn<IpcHandlers['settings.update']>(async () => SAVED),
     'settings.testDomain': vi.fn<IpcHandlers['settings.testDomain']>(async () => ({ host: 'a.test', registrableDomain: 'a.test', publicSuffix: 'test', fellBack: true, warning: 'w', error: null, trace: [] })),
@@ -347,6 +351,8 @@ describe('IPC surface snapshot', () => {
       'duplicates.getUrlGroup',
       'duplicates.queryContentGroups',
       'duplicates.getContentGroup',
+      'duplicates.queryVersionTemplates',
+      'duplicates.getVersionTemplate',
       'settings.get',
       'settings.update',
       'settings.testDomain',

@@ -1,8 +1,15 @@
 import type { IpcHandlers } from '../../shared/ipc/contract';
 import { contentGroupDetail, urlGroupDetail } from '../services/duplicates-service';
+import { versionTemplateDetail } from '../services/versions-service';
 import type { HandlerContext } from './handlers';
 
-type DuplicateChannels = 'duplicates.queryUrlGroups' | 'duplicates.getUrlGroup' | 'duplicates.queryContentGroups' | 'duplicates.getContentGroup';
+type DuplicateChannels =
+  | 'duplicates.queryUrlGroups'
+  | 'duplicates.getUrlGroup'
+  | 'duplicates.queryContentGroups'
+  | 'duplicates.getContentGroup'
+  | 'duplicates.queryVersionTemplates'
+  | 'duplicates.getVersionTemplate';
 
 /** The Duplicates view: duplicate-URL groups and content groups, paged, and one group's detail. */
 export function duplicateHandlers(context: HandlerContext): Pick<IpcHandlers, DuplicateChannels> {
@@ -14,5 +21,7 @@ export function duplicateHandlers(context: HandlerContext): Pick<IpcHandlers, Du
     },
     'duplicates.queryContentGroups': async ({ crawlId, ...query }) => context.store().duplicates.contentGroups(crawlId, query),
     'duplicates.getContentGroup': async ({ crawlId, groupId }) => contentGroupDetail(context.store().duplicates, crawlId, groupId),
+    'duplicates.queryVersionTemplates': async ({ crawlId, ...query }) => context.store().versions.templates(crawlId, query),
+    'duplicates.getVersionTemplate': async ({ crawlId, templateId }) => versionTemplateDetail(context.store().versions, crawlId, templateId),
   };
 }

@@ -7,7 +7,7 @@ import type { HandlerContext } from './handlers';
 type InspectorChannels = 'urls.inspect' | 'urls.queryLinks' | 'urls.refetch' | 'urls.exclude' | 'urls.openExternal';
 
 function sourcesOf(store: DataStore): InspectorSources {
-  return { queries: store.inspector, duplicates: store.duplicates, crawls: store.crawls.repositoryForQueries };
+  return { queries: store.inspector, duplicates: store.duplicates, crawls: store.crawls.repositoryForQueries, versions: store.versions };
 }
 
 /** The URL inspector: one URL's story, its links a window at a time, and its actions (re-fetch, exclude, open in the system browser). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries, InspectorQueries } from '../../engine';
+import { type WritableDB, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, otherLiveHolder, DuplicateQueries, ExportQueries, FrontierQueries, InspectorQueries, VersionQueries } from '../../engine';
 import type { AppMode } from '../../shared/ipc/contract';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import type { HostOverride } from '../../shared/types/crawl';
@@ -7,6 +7,7 @@ import { CodedError } from '../../shared/types/result';
 import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
+import { groupCanonicalContext } from './canonical-context';
 import { crawlProfile } from './duplicates-service';
 import { DustService } from './dust-service';
 import { ExportService } from './export-service';
@@ -46,6 +47,9 @@ export interface DataStore {
   inspector: InspectorQueries;
   /** DUST rules: mined, accepted into a crawl (re-keying its frontier), undone. */
   dust: DustService;
+
+  /** Seed 001's version URL templates (Duplicates view, inspector, export). */
+  versions: VersionQueries;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -94,7 +98,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), dust: new DustService(db, crawls) }, interrupted };
+    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), dust: new DustService(db, crawls), versions: new VersionQueries(db) }, interrupted };
+
   };
 
   const first = open();
@@ -102,7 +107,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   let busy: string | null = null;
   const recovery = new RecoveryService(first.interrupted);
   const exportService = new ExportService(
-    { queries: () => store.exports, profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings) },
+    {
+      queries: () => store.exports,
+      versions: () => store.versions,
+      profileOf: (crawlId) => crawlProfile(store.crawls.repositoryForQueries.getCrawl(crawlId).settings),
+      canonicalContextOf: (crawlId) => {
+        const settings = store.crawls.repositoryForQueries.getCrawl(crawlId).settings;
+        return groupCanonicalContext(settings, crawlProfile(settings));
+      },
+    },
     (progress) => emit('export.onDidProgress', progress),
   );
 

@@ -1,7 +1,7 @@
 import { type WritableDB, openDatabase, DuplicateQueries } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentGroupDetail, urlGroupDetail } from './duplicates-service';
-import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
+import { insertCrawl, insertLink } from '../../engine/store/sqlite/queries/test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -16,7 +16,7 @@ function addContentGroup(crawlId: number, kind: 'exact' | 'near', first: number,
 }
 
 describe('duplicate-URL groups', () => {
-  it('lists URLs with two or more raw spellings; the detail labels each spelling and picks the fetched one', () => {
+  it('lists URLs with two or more raw spellings; the detail labels each spelling and picks the clean one over the fetched session spelling', () => {
     const { crawlId, ids } = insertCrawl(db, [
       { url: 'http://s.test/' },
       { url: 'http://s.test/item?PHPSESSID=abc', from: 1, aliases: ['http://s.test/item?PHPSESSID=def', 'http://s.test/item#top'] },
@@ -26,8 +26,11 @@ describe('duplicate-URL groups', () => {
     expect(queries.urlGroups(crawlId, { offset: 0, limit: 10 })).toEqual({ total: 1, offset: 0, rows: [{ urlId: ids[1], normalizedKey: expect.any(String), normalized: 'http://s.test/item', members: 3 }] });
     expect(queries.urlGroups(crawlId, { offset: 0, limit: 10, text: 'nothing' }).total).toBe(0);
     const detail = urlGroupDetail(queries, crawlId, ids[1]!, {});
-    expect(detail.canonical).toBe('http://s.test/item?PHPSESSID=abc');
-    expect(detail.decidedBy).toBe('fetchedOk');
+    expect(detail.canonical).toBe('http://s.test/item');
+    expect(detail).toMatchObject({ layer: 'heuristic', decidedBy: 'noSessionOrTracking' });
+    // Without a clean spelling, the fetched one (status 200) wins among the session spellings.
+    db.prepare(`DELETE FROM url_aliases WHERE raw_url = 'http://s.test/item#top'`).run();
+    expect(urlGroupDetail(queries, crawlId, ids[1]!, {})).toMatchObject({ canonical: 'http://s.test/item?PHPSESSID=abc', layer: 'heuristic', decidedBy: 'fetchedOk' });
     expect(detail.profileName).toBe('standard');
     expect(Object.fromEntries(detail.members.map((m) => [m.rawUrl, m.causes]))).toEqual({
       'http://s.test/item#top': ['fragment'],
@@ -36,6 +39,28 @@ describe('duplicate-URL groups', () => {
     });
     expect(detail.members[0]!.firstSeenFrom).toBe('http://s.test/');
     expect(() => urlGroupDetail(queries, crawlId, 999, {})).toThrow(expect.objectContaining({ code: 'GROUP_NOT_FOUND' }));
+  });
+});
+
+describe('the canonical layers of a URL group (seed 001)', () => {
+  it('a stored redirect decides first, then the page’s rel=canonical on its own site, then the heuristics', () => {
+    const { crawlId, ids } = insertCrawl(db, [
+      { url: 'http://s.test/' },
+      { url: 'http://s.test/old?utm_source=x', from: 1, aliases: ['http://s.test/old'] },
+      { url: 'http://s.test/new', from: 1 },
+      { url: 'http://s.test/page?sessionid=1', from: 1, aliases: ['http://s.test/page'] },
+    ]);
+    const queries = new DuplicateQueries(db);
+    db.prepare(`UPDATE urls SET http_status = 301 WHERE id = ?`).run(ids[1]);
+    insertLink(db, crawlId, { fromUrlId: ids[1]!, toUrlId: ids[2]!, rawUrl: null, kind: 'redirect' });
+    expect(urlGroupDetail(queries, crawlId, ids[1]!, {})).toMatchObject({ canonical: 'http://s.test/new', layer: 'redirect', decidedBy: null, steps: [] });
+
+    const page = db.prepare(`INSERT INTO pages (url_id, crawl_id, final_url, http_status, body_bytes, fetch_ms, fetched_at_ms, canonical_url) VALUES (?, ?, ?, 200, 1, 1, 1, ?)`);
+    page.run(ids[3], crawlId, 'http://s.test/page?sessionid=1', 'http://other.test/page');
+    // A rel=canonical on another site is ignored: the heuristics pick the clean spelling.
+    expect(urlGroupDetail(queries, crawlId, ids[3]!, {})).toMatchObject({ canonical: 'http://s.test/page', layer: 'heuristic', decidedBy: 'noSessionOrTracking' });
+    db.prepare(`UPDATE pages SET canonical_url = 'http://s.test/page?view=print' WHERE url_id = ?`).run(ids[3]);
+    expect(urlGroupDetail(queries, crawlId, ids[3]!, {})).toMatchObject({ canonical: 'http://s.test/page?view=print', layer: 'relCanonical', decidedBy: null });
   });
 });
 

@@ -1,9 +1,11 @@
 import type { ContentGroupDetail, UrlGroupDetail } from '../../shared/ipc/views';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
-import { chooseGroupCanonical, differenceCauses, type GroupMember } from '../../shared/url/canonical';
+import { differenceCauses, type GroupMember } from '../../shared/url/canonical';
+import { groupCanonical } from '../../shared/url/group-canonical';
 import { PROFILES, validateProfile, type NormalizationProfile } from '../../shared/url/profiles';
 import type { DuplicateQueries } from '../../engine';
+import { groupCanonicalContext } from './canonical-context';
 
 /** The crawl's normalization profile (its keys were made with it), or `standard` when unreadable. */
 export function crawlProfile(settings: Partial<CrawlSettings>): NormalizationProfile {
@@ -14,7 +16,9 @@ export function crawlProfile(settings: Partial<CrawlSettings>): NormalizationPro
 /**
  * A duplicate-URL group: its raw spellings, each labelled with why it differs from the normalized
  * form (shared/url differenceCauses under the crawl's own profile), and the group's canonical URL
- * chosen by seed 001's heuristics (chooseGroupCanonical). Only the fetched spelling has a status.
+ * chosen by seed 001's layers: the fetched URL's redirect target, a site rule, its page's
+ * rel=canonical, else the best-raw-URL heuristics, which never pick a session-id or tracking
+ * spelling while a clean one exists (shared/url/group-canonical.ts). Only the fetched spelling has a status.
  * @throws CodedError GROUP_NOT_FOUND
  */
 export function urlGroupDetail(queries: DuplicateQueries, crawlId: number, urlId: number, settings: Partial<CrawlSettings>): UrlGroupDetail {
@@ -24,7 +28,7 @@ export function urlGroupDetail(queries: DuplicateQueries, crawlId: number, urlId
   const aliases = queries.aliases(urlId);
   const spellings = aliases.length > 0 ? aliases : [{ rawUrl: url.url, firstSeenFrom: null, fragmentSpellings: 0 }];
   const members: GroupMember[] = spellings.map((alias) => ({ rawUrl: alias.rawUrl, ...(alias.rawUrl === url.url && url.httpStatus !== null ? { status: url.httpStatus } : {}) }));
-  const canonical = chooseGroupCanonical(members);
+  const canonical = groupCanonical({ fetchedUrl: url.url, ...queries.canonicalFacts(crawlId, urlId), members }, groupCanonicalContext(settings, profile));
   return {
     urlId,
     normalizedKey: url.normalizedKey,
@@ -32,7 +36,9 @@ export function urlGroupDetail(queries: DuplicateQueries, crawlId: number, urlId
     fetchedUrl: url.url,
     httpStatus: url.httpStatus,
     canonical: canonical.canonical,
+    layer: canonical.layer,
     decidedBy: canonical.decidedBy,
+    ...(canonical.siteRuleId ? { siteRuleId: canonical.siteRuleId } : {}),
     steps: canonical.steps,
     profileName: profile.name,
     members: spellings.map((alias) => {

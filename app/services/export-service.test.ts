@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type WritableDB, openDatabase, ExportQueries } from '../../engine';
+import { type WritableDB, openDatabase, ExportQueries, VersionQueries } from '../../engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../shared/ipc/views';
 import { PROFILES } from '../../shared/url/profiles';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { CrawlRepository } from '../../engine';
+import { groupCanonicalContext } from './canonical-context';
 import { csvField, EXPORT_COLUMN_HEADERS, EXPORT_COLUMNS, ExportService } from './export-service';
 
 let db: WritableDB;
@@ -19,7 +20,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-export-'));
   reports = [];
   const queries = new ExportQueries(db);
-  service = new ExportService({ queries: () => queries, profileOf: () => PROFILES.standard }, (progress) => reports.push(progress), { pageSize: 7, progressIntervalMs: 0 });
+  const versions = new VersionQueries(db);
+  service = new ExportService({ queries: () => queries, profileOf: () => PROFILES.standard, versions: () => versions, canonicalContextOf: () => groupCanonicalContext({}, PROFILES.standard) }, (progress) => reports.push(progress), { pageSize: 7, progressIntervalMs: 0 });
 });
 afterEach(() => {
   db.close();
@@ -99,15 +101,16 @@ describe('ExportService', () => {
     expect(last).toMatchObject({ totalRows: listed, rowsWritten: listed });
   });
 
-  it('exports URL groups one row per raw spelling, with the canonical URL and cause labels', async () => {
+  it('exports URL groups one row per raw spelling, with the canonical URL, the layer and heuristic that chose it, and cause labels', async () => {
     const { crawlId } = insertCrawl(db, [{ url: 'http://s.test/' }, { url: 'http://s.test/item?sid=1', aliases: ['http://s.test/item#x'] }]);
     const file = path.join(dir, 'groups.jsonl');
     const last = await service.start({ crawlId, kind: 'urlGroups', format: 'jsonl', file }).done;
     expect(last.totalRows).toBe(2);
     const rows = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(rows.map((row) => [row['rawUrl'], row['isCanonical'], row['causes'], row['decidedBy']])).toEqual([
-      ['http://s.test/item#x', false, ['fragment'], 'fetchedOk'],
-      ['http://s.test/item?sid=1', true, ['tracking parameter', 'empty query'], 'fetchedOk'],
+    // The fetched spelling carries a session id: the clean one is the canonical URL.
+    expect(rows.map((row) => [row['rawUrl'], row['canonical'], row['isCanonical'], row['causes'], row['canonicalLayer'], row['decidedBy']])).toEqual([
+      ['http://s.test/item#x', 'http://s.test/item', true, ['fragment'], 'heuristic', 'noSessionOrTracking'],
+      ['http://s.test/item?sid=1', 'http://s.test/item', false, ['tracking parameter', 'empty query'], 'heuristic', 'noSessionOrTracking'],
     ]);
   });
 

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ExportFormat, ExportKind, ExportProgress } from '../../shared/ipc/views';
 import { CodedError, toErrorInfo } from '../../shared/types/result';
-import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonical';
+import { differenceCauses } from '../../shared/url/canonical';
+import { groupCanonical, withoutFragment, type GroupCanonicalContext } from '../../shared/url/group-canonical';
 import type { NormalizationProfile } from '../../shared/url/profiles';
 import { URL_NAME_LABELS } from '../../shared/types/url-names';
-import type { ExportQueries, KeyedPage } from '../../engine';
+import type { ExportQueries, KeyedPage, VersionQueries } from '../../engine';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {
@@ -31,6 +32,10 @@ export interface ExportContext {
   queries: () => ExportQueries;
   /** The crawl's normalization profile (URL-group exports label causes with it). */
   profileOf: (crawlId: number) => NormalizationProfile;
+  /** The canonical layers' context of the crawl (app/services/canonical-context.ts): site rules, registrable domains, profile. */
+  canonicalContextOf: (crawlId: number) => GroupCanonicalContext;
+  /** The crawl's stored version URL templates (the versions export). */
+  versions: () => VersionQueries;
 }
 
 /** Tuning of the export service (tests use small pages). */
@@ -45,7 +50,10 @@ export interface ExportServiceOptions {
  * Every export column: its JSONL field name (the key) and its CSV header in words (the value).
  * Units: `…AtMs` columns are epoch ms in JSONL and ISO 8601 UTC times in CSV (hence "(UTC)");
  * `…Ms` ms, `…Bytes` bytes; `similarity` is an estimated Jaccard index in [0, 1]; `causes` lists
- * difference labels (CSV: joined with `|`). A redirect is a page row of its own: `httpStatus` its
+ * difference labels (CSV: joined with `|`); a URL group's `canonicalLayer` is the layer that chose its
+ * canonical URL (redirect, siteRule, relCanonical, heuristic) and `decidedBy` the heuristic when it
+ * was the heuristics (else empty); `template` is a seed 001 version URL template (`%s` the
+ * version, `%%` a literal `%`) and `versions` every version of it, release numbers ascending. A redirect is a page row of its own: `httpStatus` its
  * 3xx, `location` its target (RFC 9110 §15.4); `redirectChainJson` is only set by crawls made
  * before redirects were first-class.
  */
@@ -78,7 +86,8 @@ export const EXPORT_COLUMN_HEADERS = {
   attempts: 'Attempts',
   groupUrlId: 'Group (URL id)',
   canonical: URL_NAME_LABELS.canonical,
-  decidedBy: 'Canonical chosen by',
+  canonicalLayer: 'Canonical chosen by layer',
+  decidedBy: 'Canonical chosen by heuristic',
   rawUrl: URL_NAME_LABELS.rawUrl,
   fragmentSpellings: 'Spellings of it with a #fragment',
   isCanonical: 'Is the canonical URL',
@@ -87,6 +96,10 @@ export const EXPORT_COLUMN_HEADERS = {
   kind: 'Duplicate kind',
   firstUrl: 'First URL of the group',
   similarity: 'Similarity',
+  templateId: 'Version template id',
+  template: 'Version URL template',
+  versions: 'Versions of the page',
+  version: 'Version',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -101,8 +114,9 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
-  urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
+  urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'canonicalLayer', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
+  versions: ['templateId', 'template', 'versions', 'version', 'urlId', 'url', 'state', 'httpStatus'],
 };
 
 /**
@@ -280,8 +294,13 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
+      case 'versions': {
+        const versions = this.context.versions();
+        return { columns, count: () => versions.countExportRows(crawlId), page: (after, limit) => versions.exportTemplates(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
+      }
       case 'urlGroups': {
         const profile = this.context.profileOf(crawlId);
+        const canonicalContext = this.context.canonicalContextOf(crawlId);
         return {
           columns,
           count: () => queries.countUrlGroupMembers(crawlId),
@@ -289,7 +308,8 @@ export class ExportService {
             const groups = queries.urlGroups(crawlId, after, Math.max(1, Math.floor(limit / 10)));
             const rows: Row[] = [];
             for (const group of groups.rows) {
-              const chosen = chooseGroupCanonical(group.aliases.map(({ rawUrl }) => ({ rawUrl, ...(rawUrl === group.url && group.httpStatus !== null ? { status: group.httpStatus } : {}) })));
+              const members = group.aliases.map(({ rawUrl }) => ({ rawUrl, ...(rawUrl === group.url && group.httpStatus !== null ? { status: group.httpStatus } : {}) }));
+              const chosen = groupCanonical({ fetchedUrl: group.url, redirectTarget: group.redirectTarget, relCanonical: group.relCanonical, members }, canonicalContext);
               for (const { rawUrl, fragmentSpellings } of group.aliases) {
                 const causes = differenceCauses(rawUrl, profile);
                 rows.push({
@@ -297,10 +317,11 @@ export class ExportService {
                   normalizedKey: group.normalizedKey,
                   normalized: group.normalized,
                   canonical: chosen.canonical,
+                  canonicalLayer: chosen.layer,
                   decidedBy: chosen.decidedBy,
                   rawUrl,
                   fragmentSpellings,
-                  isCanonical: rawUrl === chosen.canonical,
+                  isCanonical: withoutFragment(rawUrl) === chosen.canonical,
                   causes: causes.ok ? causes.value.causes : [],
                 });
               }

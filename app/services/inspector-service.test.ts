@@ -1,4 +1,5 @@
-import { type WritableDB, openDatabase, CrawlReader, DuplicateQueries, InspectorQueries } from '../../engine';
+import { type WritableDB, openDatabase, CrawlReader, DuplicateQueries, InspectorQueries, VersionQueries } from '../../engine';
+import { VersionIndex } from '../../engine/store/sqlite/version-index';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { excludeLikeUrl, inspectUrl, refetchUrl, type CrawlControl, type InspectorSources } from './inspector-service';
@@ -9,7 +10,7 @@ let db: WritableDB;
 let sources: InspectorSources;
 beforeEach(() => {
   db = openDatabase(':memory:');
-  sources = { queries: new InspectorQueries(db), duplicates: new DuplicateQueries(db), crawls: new CrawlReader(db) };
+  sources = { queries: new InspectorQueries(db), duplicates: new DuplicateQueries(db), crawls: new CrawlReader(db), versions: new VersionQueries(db) };
 });
 afterEach(() => db.close());
 
@@ -85,6 +86,12 @@ describe('inspectUrl', () => {
     expect(grouped.names.canonical).toMatchObject({ url: 'http://a.test/item?PHPSESSID=abc', source: 'groupHeuristic', heuristic: 'fetchedOk' });
     expect(grouped.names.spellings.map((spelling) => spelling.rawUrl)).toEqual(['http://a.test/item?PHPSESSID=abc', 'http://a.test/item?PHPSESSID=def']);
     expect(grouped.duplicates.urlGroup?.members).toHaveLength(2);
+    // Once a clean spelling is met, it is the canonical URL, though the session spelling was fetched.
+    db.prepare(`INSERT INTO url_aliases (url_id, raw_url, first_seen_from) VALUES (?, 'http://a.test/item', 1)`).run(ids[2]);
+    expect(inspectUrl(sources, crawlId, ids[2]!, false).names.canonical).toMatchObject({ url: 'http://a.test/item', source: 'groupHeuristic', heuristic: 'noSessionOrTracking' });
+    // A site rule comes before rel=canonical and the heuristics (shared/url/site-rules.default.ts).
+    const so = insertCrawl(db, [{ url: 'https://stackoverflow.com/q/1732348' }]);
+    expect(inspectUrl(sources, so.crawlId, so.ids[0]!, false).names.canonical).toMatchObject({ url: 'https://stackoverflow.com/questions/1732348', source: 'siteRule', urlId: null });
     const blocked = inspectUrl(sources, crawlId, ids[3]!, true);
     expect(blocked.robots).toEqual({ verdict: 'blocked', matchedLine: null, message: 'robots.txt disallows http://a.test/private/x.html for crawlbench' });
     expect(blocked.response).toMatchObject({ errorCode: 'ROBOTS_DISALLOWED', status: null, headers: null });
@@ -92,19 +99,22 @@ describe('inspectUrl', () => {
     expect(() => inspectUrl(sources, crawlId, 9999, false)).toThrow(expect.objectContaining({ code: 'URL_NOT_FOUND' }));
   });
 
-  it('finds the version template among the crawl’s URLs, and offers exclusions that fit (not the seed’s domain, not a page extension)', () => {
+  it('shows the version template the crawl stored for the URL, and offers exclusions that fit (not the seed’s domain, not a page extension)', () => {
     const { crawlId, ids } = insertCrawl(db, [
       { url: 'http://docs.test/3.12/library/os.html' },
       { url: 'http://docs.test/3.11/library/os.html', from: 1 },
       { url: 'http://docs.test/3.12/library/sys.html', from: 1 },
       { url: 'http://cdn.test/files/Report.PDF', from: 1 },
     ]);
+    // The crawl's writer indexes URLs as it stores them; these rows were written directly.
+    new VersionIndex(db, crawlId).catchUp();
     const docs = inspectUrl(sources, crawlId, ids[0]!, false);
     expect(docs.names.versionTemplate).toEqual({ template: 'http://docs.test/%s/library/os.html', versions: ['3.11', '3.12'] });
     expect(docs.exclusions).toEqual([]);
     expect(inspectUrl(sources, crawlId, ids[2]!, false).names.versionTemplate).toBeNull();
     // Numbered pages are not versions.
     const paged = insertCrawl(db, [{ url: 'http://p.test/chain/1' }, { url: 'http://p.test/chain/2' }]);
+    new VersionIndex(db, paged.crawlId).catchUp();
     expect(inspectUrl(sources, paged.crawlId, paged.ids[0]!, false).names.versionTemplate).toBeNull();
     expect(inspectUrl(sources, crawlId, ids[3]!, false).exclusions.map((option) => [option.rule, option.value])).toEqual([
       ['ignored-extension', 'pdf'],

@@ -1,5 +1,5 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
-import { readActiveRules, type CrawlReader, type DuplicateQueries, type InspectedPageRecord, type InspectedUrlRecord, type InspectorQueries } from '../../engine';
+import { readActiveRules, type CrawlReader, type DuplicateQueries, type InspectedAlias, type InspectedPageRecord, type InspectedUrlRecord, type InspectorQueries, type VersionQueries } from '../../engine';
 import {
   INSPECTOR_LINKS_PER_PAGE,
   type ExcludeAnswer,
@@ -19,8 +19,9 @@ import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { createNormalizer } from '../../shared/url/normalize';
 import { withDustRules } from '../../shared/url/dust/identity';
-import { groupByVersionTemplate, isVersionSegment } from '../../shared/url/version-template';
 import type { CrawlService } from './crawl-service';
+import { groupCanonical } from '../../shared/url/group-canonical';
+import { groupCanonicalContext } from './canonical-context';
 import { crawlProfile, urlGroupDetail } from './duplicates-service';
 
 /** What an inspection reads: the inspector's and the Duplicates view's queries, and the crawl's row reader. */
@@ -28,10 +29,9 @@ export interface InspectorSources {
   queries: InspectorQueries;
   duplicates: DuplicateQueries;
   crawls: CrawlReader;
+  /** The crawl's stored version URL templates (migration 0021). */
+  versions: VersionQueries;
 }
-
-/** Most URLs read when looking for the URL's version siblings (per version-like segment). */
-const VERSION_SIBLINGS_READ = 200;
 
 /** Extensions of pages, never offered by "Exclude URLs like this" (ignoring them would refuse the site's pages). */
 const PAGE_EXTENSIONS = new Set(['html', 'htm', 'xhtml', 'shtml', 'php', 'asp', 'aspx', 'jsp', 'cfm', 'cgi', 'pl']);
@@ -90,15 +90,17 @@ function namesOf(
     normalized: record.normalized,
     normalizedKey: record.normalizedKey,
     profileName: profile.name,
-    canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings.length),
-    versionTemplate: versionTemplateOf(sources.queries, crawlId, record),
+    canonical: canonicalOf(sources, crawlId, record, page, redirects, settings, spellings),
+    versionTemplate: versionTemplateOf(sources.versions, crawlId, record.urlId),
   };
 }
 
 /**
- * The canonical URL by the first layer that applies: the URL redirects (the chain's end), the page
- * names one with rel=canonical (pages.canonical_url), two or more spellings share its key (the
- * group heuristics of shared/url/canonical), else the URL itself.
+ * The canonical URL by the first layer that applies (shared/url/group-canonical.ts, the one
+ * decision the Duplicates view and the export make too): the URL redirects (the chain's end), a
+ * site rule rewrites it, the page names one with rel=canonical on its own site, two or more
+ * spellings share its key (the group heuristics, never a session or tracking spelling while a
+ * clean one exists), else the URL itself.
  */
 function canonicalOf(
   sources: InspectorSources,
@@ -107,31 +109,34 @@ function canonicalOf(
   page: InspectedPageRecord | undefined,
   redirects: InspectorRedirects,
   settings: CrawlSettings,
-  spellingCount: number,
+  spellings: readonly InspectedAlias[],
 ): InspectorNames['canonical'] {
-  if (redirects.role === 'redirects') {
-    const from = redirects.hops.findIndex((hop) => hop.urlId === record.urlId);
-    const end = redirects.hops.at(-1)!;
-    const steps = redirects.hops.length - 1 - Math.max(0, from);
-    if (end.urlId !== record.urlId) {
+  const from = redirects.hops.findIndex((hop) => hop.urlId === record.urlId);
+  const end = redirects.hops.at(-1)!;
+  const redirected = redirects.role === 'redirects' && end.urlId !== record.urlId;
+  const profile = crawlProfile(settings);
+  const members = (spellings.length > 0 ? spellings.map((spelling) => spelling.rawUrl) : [record.url]).map((rawUrl) => ({ rawUrl, ...(rawUrl === record.url && record.httpStatus !== null ? { status: record.httpStatus } : {}) }));
+  const chosen = groupCanonical({ fetchedUrl: record.url, redirectTarget: redirected ? end.url : null, relCanonical: page?.canonicalUrl ?? null, members }, groupCanonicalContext(settings, profile));
+  const idOf = (url: string): number | null => (url === record.url ? record.urlId : urlIdOf(sources.crawls, crawlId, url, settings));
+  switch (chosen.layer) {
+    case 'redirect': {
+      const steps = redirects.hops.length - 1 - Math.max(0, from);
       return { url: end.url, urlId: end.urlId, source: 'redirect', heuristic: null, detail: `${steps} redirect${steps === 1 ? '' : 's'} to the end of the chain` };
     }
+    case 'siteRule':
+      return { url: chosen.canonical, urlId: idOf(chosen.canonical), source: 'siteRule', heuristic: null, detail: `site rule "${chosen.siteRuleId ?? ''}" rewrites the URL` };
+    case 'relCanonical': {
+      const self = chosen.canonical === record.url || chosen.canonical === page?.finalUrl;
+      return { url: chosen.canonical, urlId: self ? record.urlId : idOf(chosen.canonical), source: 'relCanonical', heuristic: null, detail: self ? 'the page names itself' : 'the page names another URL' };
+    }
+    case 'heuristic':
+      if (members.length > 1) return { url: chosen.canonical, urlId: record.urlId, source: 'groupHeuristic', heuristic: chosen.decidedBy, detail: `chosen among ${members.length} spellings` };
+      return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no site rule, no rel=canonical and one spelling: the URL stands for itself' };
+    default: {
+      const exhaustive: never = chosen.layer;
+      throw new Error(`Unknown canonical layer ${String(exhaustive)}`);
+    }
   }
-  if (page?.canonicalUrl) {
-    const self = page.canonicalUrl === record.url || page.canonicalUrl === page.finalUrl;
-    return {
-      url: page.canonicalUrl,
-      urlId: self ? record.urlId : urlIdOf(sources.crawls, crawlId, page.canonicalUrl, settings),
-      source: 'relCanonical',
-      heuristic: null,
-      detail: self ? 'the page names itself' : 'the page names another URL',
-    };
-  }
-  if (spellingCount > 1) {
-    const group = urlGroupDetail(sources.duplicates, crawlId, record.urlId, settings);
-    return { url: group.canonical, urlId: record.urlId, source: 'groupHeuristic', heuristic: group.decidedBy, detail: `chosen among ${group.members.length} spellings` };
-  }
-  return { url: record.url, urlId: record.urlId, source: 'none', heuristic: null, detail: 'no redirect, no rel=canonical and one spelling: the URL stands for itself' };
 }
 
 /** The crawl's URL id of `url` (by its normalized key under the crawl's profile and accepted DUST rules), or null. */
@@ -140,29 +145,10 @@ function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: Cr
   return normalized.ok ? (crawls.findUrlId(crawlId, normalized.value.key) ?? null) : null;
 }
 
-/**
- * Seed 001's version URL template for the URL: for each version-like directory segment, the crawl's
- * URLs of the same host that differ only there; the first segment that makes a template wins.
- */
-function versionTemplateOf(queries: InspectorQueries, crawlId: number, record: InspectedUrlRecord): InspectorNames['versionTemplate'] {
-  let parsed: URL;
-  try {
-    parsed = new URL(record.url);
-  } catch {
-    return null;
-  }
-  const origin = record.url.slice(0, record.url.indexOf(parsed.host) + parsed.host.length);
-  const segments = parsed.pathname.split('/');
-  // A version names a directory (`/3.11/library/os.html`); a number as the last segment is a page (`/chain/2`, `/page/3`).
-  for (let index = 1; index < segments.length - 1; index += 1) {
-    if (!isVersionSegment(decodeURIComponent(segments[index]!))) continue;
-    const prefix = `${origin}${segments.slice(0, index).join('/')}/`;
-    const suffix = `${segments.length > index + 1 ? '/' : ''}${segments.slice(index + 1).join('/')}${parsed.search}`;
-    const siblings = queries.urlsAround(crawlId, record.host, prefix, suffix, VERSION_SIBLINGS_READ).map((row) => row.url);
-    const template = groupByVersionTemplate([record.url, ...siblings]).templates.find((candidate) => candidate.urls.some((member) => member.url === record.url));
-    if (template && template.versions.length > 1) return { template: template.template, versions: template.versions };
-  }
-  return null;
+/** Seed 001's version URL template of the URL as the crawl stored it (engine/store/sqlite/version-index.ts), or null. */
+function versionTemplateOf(versions: VersionQueries, crawlId: number, urlId: number): InspectorNames['versionTemplate'] {
+  const stored = versions.templateOfUrl(crawlId, urlId);
+  return stored ? { template: stored.template, versions: stored.versions } : null;
 }
 
 function responseOf(record: InspectedUrlRecord, page: InspectedPageRecord | undefined): InspectorResponse {

@@ -4,13 +4,14 @@ import { parseArgs } from 'node:util';
 import type { ExportFormat, ExportKind } from '../../shared/ipc/views';
 import { CodedError } from '../../shared/types/result';
 import { PROFILES } from '../../shared/url/profiles';
-import { openDatabase, CrawlReader, ExportQueries, isStorageError } from '../../engine';
+import { openDatabase, CrawlReader, ExportQueries, isStorageError, VersionQueries } from '../../engine';
+import { groupCanonicalContext } from '../../app/services/canonical-context';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
-export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors [--format jsonl|csv] [--out FILE]';
+export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions [--format jsonl|csv] [--out FILE]';
 
-const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors' };
+const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors', versions: 'versions' };
 
 /**
  * `crawlbench export`: writes one table of a crawl (newest crawl unless `--crawl ID`) as JSON lines
@@ -45,7 +46,10 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
     if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${values.db}`);
     const crawl = repository.getCrawl(crawlId);
     const queries = new ExportQueries(db);
-    const service = new ExportService({ queries: () => queries, profileOf: () => crawl.settings.normalizationProfile ?? PROFILES.standard }, () => undefined);
+    const versions = new VersionQueries(db);
+    const profile = crawl.settings.normalizationProfile ?? PROFILES.standard;
+    const canonicalContext = groupCanonicalContext(crawl.settings, profile);
+    const service = new ExportService({ queries: () => queries, versions: () => versions, profileOf: () => profile, canonicalContextOf: () => canonicalContext }, () => undefined);
     let target: NodeJS.WritableStream = io.stdout;
     const file = values.out ? path.resolve(values.out) : null;
     if (file) {

@@ -21,6 +21,8 @@ export const IPC_CHANNELS = [
   'duplicates.getUrlGroup',
   'duplicates.queryContentGroups',
   'duplicates.getContentGroup',
+  'duplicates.queryVersionTemplates',
+  'duplicates.getVersionTemplate',
   'settings.get',
   'settings.update',
   'settings.testDomain',

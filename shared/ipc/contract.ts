@@ -22,6 +22,8 @@ import type {
   UrlGroupDetail,
   UrlGroupRow,
   UrlTableRow,
+  VersionTemplateDetail,
+  VersionTemplateRow,
 } from './views';
 import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, RefetchAnswer, UrlInspection } from './inspector-view';
 
@@ -74,6 +76,9 @@ export interface IpcResponses {
   'duplicates.getUrlGroup': UrlGroupDetail;
   'duplicates.queryContentGroups': RowPage<ContentGroupRow>;
   'duplicates.getContentGroup': ContentGroupDetail;
+  /** Seed 001's version URL templates of a crawl (two or more versions each), most versions first. */
+  'duplicates.queryVersionTemplates': RowPage<VersionTemplateRow>;
+  'duplicates.getVersionTemplate': VersionTemplateDetail;
   'settings.get': SavedSettings;
   'settings.update': SavedSettings;
   'settings.testDomain': DomainTestResult;

@@ -12,15 +12,17 @@ import type { UrlGroupDetail } from './views';
 export type { InlinkRow, LinkPage, OutlinkRow, RedirectHopRow, SpellingRow } from '../types/inspector-rows';
 
 /**
- * Which layer chose a URL's canonical URL (seed 001's layers as the crawl stores them): the URL
- * redirects (its chain's end stands for it), the page names one with rel=canonical, the
- * duplicate-URL group's heuristics chose among its spellings, or none applies (the URL itself).
+ * Which layer chose a URL's canonical URL (seed 001's layers as the crawl stores them, in order): the URL
+ * redirects (its chain's end stands for it), a site rule rewrites it, the page names one with
+ * rel=canonical (on its own registrable domain), the duplicate-URL group's heuristics chose among
+ * its spellings, or none applies (the URL itself). shared/url/group-canonical.ts decides.
  */
-export type CanonicalSource = 'redirect' | 'relCanonical' | 'groupHeuristic' | 'none';
+export type CanonicalSource = 'redirect' | 'siteRule' | 'relCanonical' | 'groupHeuristic' | 'none';
 
 /** The layer words the inspector shows for each {@link CanonicalSource}. */
 export const CANONICAL_SOURCE_LABELS: Readonly<Record<CanonicalSource, string>> = {
   redirect: 'redirect (the URL redirects)',
+  siteRule: 'site rule (a structure-aware rewrite)',
   relCanonical: 'rel=canonical (named by the page)',
   groupHeuristic: 'duplicate-URL group heuristic',
   none: 'none (the URL itself)',

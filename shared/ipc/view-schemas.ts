@@ -24,7 +24,7 @@ const savedSettingsPatch = z
   .partial()
   .strict();
 
-const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups'] as const;
+const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups', 'versions'] as const;
 const exportFormats = ['csv', 'jsonl'] as const;
 
 /** The views' channels' request schemas, spread into `requestSchemas` (schemas.ts). */
@@ -40,6 +40,8 @@ export const viewRequestSchemas = {
   'duplicates.getUrlGroup': z.object({ crawlId: id, urlId: id }).strict(),
   'duplicates.queryContentGroups': z.object({ ...page, kind: z.enum(['exact', 'near']).optional() }).strict(),
   'duplicates.getContentGroup': z.object({ crawlId: id, groupId: id }).strict(),
+  'duplicates.queryVersionTemplates': z.object({ ...page, text: z.string().max(2048).optional() }).strict(),
+  'duplicates.getVersionTemplate': z.object({ crawlId: id, templateId: id }).strict(),
   'settings.get': z.object({}).strict(),
   'settings.update': savedSettingsPatch,
   'settings.testDomain': z.object({ url: z.string().min(1).max(8192), tld: tldSchema }).strict(),

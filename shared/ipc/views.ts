@@ -4,10 +4,12 @@
  */
 import type { CrawlSettings, CrawlSummary, UrlState } from '../types/crawl';
 import type { DifferenceCause, GroupHeuristic } from '../url/canonical';
+import type { GroupCanonicalLayer } from '../url/group-canonical';
 import type { NormalizationProfile } from '../url/profiles';
 import type { TldConfig } from '../url/tld-config';
 import type { TraceStep } from '../url/domain';
 import type { ContentGroupMember, ContentGroupRow } from '../types/rows';
+import type { VersionMemberRow, VersionTemplateRow } from '../types/versions';
 
 /** Row shapes the store's view queries return, defined in shared/types/rows.ts (the engine may not import shared/ipc). */
 export type { HostWaitingReason, UrlTableRow, HostRow, UrlGroupRow, ContentGroupKind, ContentGroupRow, ContentGroupMember, CheckpointRow } from '../types/rows';
@@ -23,7 +25,7 @@ export interface UrlGroupMember {
   fragmentSpellings: number;
 }
 
-/** A duplicate-URL group with its members and the canonical URL chosen for it (seed 001 heuristics). */
+/** A duplicate-URL group with its members and the canonical URL chosen for it (seed 001's layers, then its heuristics). */
 export interface UrlGroupDetail {
   urlId: number;
   normalizedKey: string;
@@ -32,8 +34,12 @@ export interface UrlGroupDetail {
   fetchedUrl: string;
   httpStatus: number | null;
   canonical: string;
-  /** The heuristic that left one member (GROUP_HEURISTICS of shared/url/canonical). */
-  decidedBy: GroupHeuristic;
+  /** The layer that chose it: the fetched URL's redirect target, a site rule, its page's rel=canonical, or the heuristics (shared/url/group-canonical.ts). */
+  layer: GroupCanonicalLayer;
+  /** The heuristic that left one member (GROUP_HEURISTICS of shared/url/canonical) when `layer` is `heuristic`; else null. */
+  decidedBy: GroupHeuristic | null;
+  /** The site rule that rewrote the URL when `layer` is `siteRule`. */
+  siteRuleId?: string;
   /** Each heuristic that narrowed the candidates, and the members it kept. */
   steps: { heuristic: GroupHeuristic; kept: string[] }[];
   members: UrlGroupMember[];
@@ -50,6 +56,14 @@ export interface ContentGroupDetail {
   group: ContentGroupRow;
   members: ContentGroupMember[];
   texts: { left: string; right: string; textSource: 'page text' | 'titles' } | null;
+}
+
+export type { VersionMemberRow, VersionTemplateRow } from '../types/versions';
+
+/** One version URL template (seed 001) with its member URLs in version order and how each fetch went. */
+export interface VersionTemplateDetail {
+  template: VersionTemplateRow;
+  members: VersionMemberRow[];
 }
 
 /** The settings the Settings view edits; stored in SQLite and applied to the next crawl. */
@@ -138,7 +152,7 @@ export interface OpenedCrawl {
 }
 
 /** What an export writes. */
-export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups';
+export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups' | 'versions';
 /** The file format of an export: CSV (RFC 4180, header row) or JSON Lines. */
 export type ExportFormat = 'csv' | 'jsonl';
 

@@ -78,6 +78,7 @@ export const CRAWL_ERROR_CODES = {
   INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'A URL filter or --include/--exclude pattern is not a regular expression the linear-time engine runs (the message names it and why): rewrite it without backreferences, lookaround or large counted repetitions, or remove it.' },
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },
+  VERSION_TEMPLATE_NOT_FOUND: { class: 'stop-crawl', advice: 'No version URL template with that id in this crawl (a template is listed once it has two versions): reload the Versions list.' },
   INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },
   // DUST rules (shared/url/dust, engine/store/sqlite/crawl-rules.ts): the request fails, the crawl is not touched
   INVALID_DUST_RULE: { class: 'stop-crawl', advice: 'The DUST rule is not well formed (see the message): accept one that crawlbench dust proposes.' },

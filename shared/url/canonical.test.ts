@@ -58,7 +58,8 @@ describe('chooseGroupCanonical', () => {
     ['fetched with 200', [{ rawUrl: 'https://a.test/x', status: 404 }, { rawUrl: 'http://a.test/x', status: 200 }], 'http://a.test/x', 'fetchedOk'],
     ['https', [{ rawUrl: 'http://a.test/x', status: 200 }, { rawUrl: 'https://a.test/x', status: 200 }], 'https://a.test/x', 'https'],
     ['matches rel=canonical', [{ rawUrl: 'https://a.test/x?ref=1', relCanonical: '/x/' }, { rawUrl: 'https://a.test/x/' }, { rawUrl: 'https://a.test/x' }], 'https://a.test/x/', 'matchesRelCanonical'],
-    ['no query', [{ rawUrl: 'https://a.test/x?utm_source=1' }, { rawUrl: 'https://a.test/x/index.html' }], 'https://a.test/x/index.html', 'noQuery'],
+    ['no query', [{ rawUrl: 'https://a.test/x?view=1' }, { rawUrl: 'https://a.test/x/index.html' }], 'https://a.test/x/index.html', 'noQuery'],
+    ['no session or tracking parameter (first)', [{ rawUrl: 'https://a.test/x?utm_source=1', status: 200 }, { rawUrl: 'http://a.test/x/index.html' }], 'http://a.test/x/index.html', 'noSessionOrTracking'],
     ['shorter path', [{ rawUrl: 'https://a.test/x/index.html' }, { rawUrl: 'https://a.test/x/' }], 'https://a.test/x/', 'shorterPath'],
     ['lexicographic tie-break', [{ rawUrl: 'https://b.test/x' }, { rawUrl: 'https://a.test/x' }], 'https://a.test/x', 'lexicographic'],
   ];
@@ -67,9 +68,16 @@ describe('chooseGroupCanonical', () => {
       expect(chooseGroupCanonical(members)).toMatchObject({ canonical, decidedBy });
     });
   }
-  it('seed 001 group: the https index URL wins on https, as the steps show', () => {
+  it('seed 001 group: the tracked spelling goes first, then the https index URL wins on https, as the steps show', () => {
     const result = chooseGroupCanonical([{ rawUrl: 'https://example.com/document/index.aspx' }, { rawUrl: 'http://www.example.com/document.html' }, { rawUrl: 'http://example.com/document/?utm_source=ref' }]);
-    expect(result).toEqual({ canonical: 'https://example.com/document/index.aspx', decidedBy: 'https', steps: [{ heuristic: 'https', kept: ['https://example.com/document/index.aspx'] }] });
+    expect(result).toEqual({
+      canonical: 'https://example.com/document/index.aspx',
+      decidedBy: 'https',
+      steps: [
+        { heuristic: 'noSessionOrTracking', kept: ['https://example.com/document/index.aspx', 'http://www.example.com/document.html'] },
+        { heuristic: 'https', kept: ['https://example.com/document/index.aspx'] },
+      ],
+    });
   });
   it('needs a member', () => {
     expect(() => chooseGroupCanonical([])).toThrow(RangeError);

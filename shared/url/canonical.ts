@@ -11,11 +11,12 @@
 import type { DomainResult } from './domain';
 import { parseLinkHeader } from './link-header';
 import { normalizeUrl } from './normalize';
-import type { NormalizationProfile } from './profiles';
+import { PROFILES, type NormalizationProfile } from './profiles';
 import type { Result } from './result';
 import type { NormalizationRuleName, RuleFiring } from './rules';
 import { resolveHref } from './resolve';
 import { applySiteRules, type CompiledSiteRules } from './site-rules';
+import { carriesSessionOrTracking } from './tracking-params';
 
 /** What is known about one raw URL when choosing its canonical URL. */
 export interface CanonicalInput {
@@ -130,11 +131,24 @@ export interface GroupMember {
 }
 
 /**
- * The heuristics {@link chooseGroupCanonical} applies, in order: fetched with status 200, https,
- * named by a member's rel=canonical, no query, shortest path (+ query); then the
- * lexicographically smallest URL as a deterministic tie-break.
+ * The heuristics {@link chooseGroupCanonical} applies, in order: no session or tracking parameter
+ * (tracking-params.ts, the profile's own list), fetched with status 200, https, named by a
+ * member's rel=canonical, no query, shortest path (+ query); then the lexicographically smallest
+ * URL as a deterministic tie-break.
+ *
+ * `noSessionOrTracking` comes first, before the fetch status and the scheme (issue 12 part 8: the
+ * heuristic never picks such a variant when a clean one exists). The members share a normalized
+ * key because the profile holds those parameters meaningless, so a canonical URL that carries
+ * one would only spread the session id or the campaign to everyone who follows it:
+ * - a clean spelling beats a tracked one even when the tracked one was the spelling fetched
+ *   (with 200) and the clean one answered 404: the status belongs to the server's handling of a
+ *   spelling, not to the page, and the 404 is a fault to fix on the site;
+ * - a clean `http:` spelling beats a tracked `https:` one (the scheme is weighed among the clean
+ *   spellings only; a site that serves both will redirect one of them, and the redirect layer
+ *   decides before any heuristic).
+ * When every member carries one, the step keeps them all and the next heuristics decide.
  */
-export const GROUP_HEURISTICS = ['fetchedOk', 'https', 'matchesRelCanonical', 'noQuery', 'shorterPath', 'lexicographic'] as const;
+export const GROUP_HEURISTICS = ['noSessionOrTracking', 'fetchedOk', 'https', 'matchesRelCanonical', 'noQuery', 'shorterPath', 'lexicographic'] as const;
 
 /** The heuristic that decided a group's canonical (or `onlyMember`). */
 export type GroupHeuristic = (typeof GROUP_HEURISTICS)[number] | 'onlyMember';
@@ -158,10 +172,13 @@ function pathAndQueryLength(url: string): number {
  * Chooses the best raw URL of a group (seed 001: "heuristics to choose the 'best' raw URL to use
  * as a canonical URL for the group") by {@link GROUP_HEURISTICS}: each heuristic keeps the
  * members that satisfy it (when some but not all do); the one that leaves a single member decides.
+ * @param profile the crawl's normalization profile: its `removeQueryParams` list says which
+ *   parameters are tracking or session ones @default PROFILES.standard
  * @throws RangeError when `members` is empty
  * @example chooseGroupCanonical([{ rawUrl: 'http://a.test/x', status: 200 }, { rawUrl: 'https://a.test/x', status: 200 }]) → { canonical: 'https://a.test/x', decidedBy: 'https', … }
+ * @example chooseGroupCanonical([{ rawUrl: 'https://a.test/x?sessionid=9', status: 200 }, { rawUrl: 'http://a.test/x' }]) → { canonical: 'http://a.test/x', decidedBy: 'noSessionOrTracking', … }
  */
-export function chooseGroupCanonical(members: readonly GroupMember[]): GroupCanonical {
+export function chooseGroupCanonical(members: readonly GroupMember[], profile: NormalizationProfile = PROFILES.standard): GroupCanonical {
   if (members.length === 0) throw new RangeError('chooseGroupCanonical needs at least one member');
   const byUrl = new Map<string, GroupMember>();
   for (const member of members) if (!byUrl.has(member.rawUrl)) byUrl.set(member.rawUrl, member);
@@ -175,6 +192,7 @@ export function chooseGroupCanonical(members: readonly GroupMember[]): GroupCano
     if (resolved.ok) named.add(resolved.value);
   }
   const tests: Record<Exclude<GroupHeuristic, 'onlyMember' | 'shorterPath' | 'lexicographic'>, (member: GroupMember) => boolean> = {
+    noSessionOrTracking: (member) => !carriesSessionOrTracking(member.rawUrl, profile),
     fetchedOk: (member) => member.status === 200,
     https: (member) => /^https:/i.test(member.rawUrl),
     matchesRelCanonical: (member) => named.has(member.rawUrl),

@@ -17,6 +17,9 @@ export const VERSION_CHANNELS: readonly string[] = ['latest', 'stable', 'dev', '
 
 const RELEASE = /^v?\d+(?:\.(?:\d+|x))*$/i;
 const CHANNELS = new Set(VERSION_CHANNELS);
+/** 1 at each lowercase ASCII code a version can start with (digits, `v`, channel initials): most segments are rejected on their first character. */
+const FIRST_CHARS = new Uint8Array(128);
+for (const start of ['0123456789v', ...VERSION_CHANNELS.map((channel) => channel[0]!)].join('')) FIRST_CHARS[start.charCodeAt(0)] = 1;
 
 /**
  * True for a path segment that names a version (release numbers of up to 4 digits per part, or a
@@ -25,6 +28,8 @@ const CHANNELS = new Set(VERSION_CHANNELS);
  * @example isVersionSegment('library') → false
  */
 export function isVersionSegment(segment: string): boolean {
+  const first = segment.charCodeAt(0) | 0x20;
+  if (!(first < 128 && FIRST_CHARS[first] === 1)) return false;
   if (CHANNELS.has(segment.toLowerCase())) return true;
   if (!RELEASE.test(segment)) return false;
   const major = /\d+/.exec(segment)?.[0] ?? '';
@@ -48,7 +53,55 @@ export interface VersionGrouping {
   ungrouped: string[];
 }
 
-function compareVersions(a: string, b: string): number {
+/** One way a URL can fit a version template: the template, the version segment's position and text. */
+export interface VersionCandidate {
+  /** The URL with the segment at `position` replaced by `%s` (`%` elsewhere written `%%`; fragment removed). */
+  template: string;
+  /** Index of the version segment in the path split at `/` (1 is the first segment). */
+  position: number;
+  version: string;
+}
+
+/**
+ * The version templates one absolute URL could belong to: one per version-like directory segment
+ * (a segment followed by another; a number as the last segment names a page: `/chain/2`,
+ * `/page/3`). A string scan, no URL parser: the crawl computes it for every URL it stores
+ * (engine/store/sqlite/version-index.ts), so give it a serialized URL (a normalized one); input
+ * without `scheme://` has no candidates.
+ * @returns candidates in path order; empty for most URLs
+ * @example versionCandidates('https://docs.python.org/3.12/library/os.html') → [{ template: 'https://docs.python.org/%s/library/os.html', position: 1, version: '3.12' }]
+ * @example versionCandidates('https://a.test/page/3') → []
+ */
+export function versionCandidates(url: string): VersionCandidate[] {
+  const schemeEnd = url.indexOf('://');
+  if (schemeEnd === -1) return [];
+  const hash = url.indexOf('#');
+  const end = hash === -1 ? url.length : hash;
+  const pathStart = url.indexOf('/', schemeEnd + 3);
+  if (pathStart === -1 || pathStart >= end) return [];
+  const question = url.indexOf('?', pathStart);
+  const pathEnd = question === -1 || question > end ? end : question;
+  let candidates: VersionCandidate[] | null = null;
+  const escape = (text: string) => (text.includes('%') ? text.replaceAll('%', '%%') : text);
+  // Directory segments only: each one ends at a `/` before the path's end.
+  let position = 0;
+  for (let start = pathStart + 1, slash = url.indexOf('/', start); slash !== -1 && slash < pathEnd; start = slash + 1, slash = url.indexOf('/', start)) {
+    position += 1;
+    if (slash === start) continue;
+    const segment = url.slice(start, slash);
+    if (!isVersionSegment(segment)) continue;
+    const template = escape(url.slice(0, start)) + '%s' + escape(url.slice(slash, end));
+    (candidates ??= []).push({ template, position, version: segment });
+  }
+  return candidates ?? [];
+}
+
+/**
+ * The order versions are listed in: release numbers ascending (`2.7` < `3.9` < `3.11` < `3.x`), then
+ * channel names alphabetically.
+ * @example ['dev', '3.12', '3.9'].sort(compareVersions) → ['3.9', '3.12', 'dev']
+ */
+export function compareVersions(a: string, b: string): number {
   const aChannel = !RELEASE.test(a);
   const bChannel = !RELEASE.test(b);
   if (aChannel !== bChannel) return aChannel ? 1 : -1;

@@ -8,6 +8,7 @@ import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
 import type { SqliteRobotsStore } from './robots-store';
+import type { VersionIndex } from './version-index';
 
 /** What the writer writes through: the crawl's repository, frontier, content index and redirect chains on one connection. */
 export interface SqliteCrawlWriterParts {
@@ -18,6 +19,8 @@ export interface SqliteCrawlWriterParts {
   contentIndex: ContentDedupe;
   chains: RedirectChains;
   robots: SqliteRobotsStore;
+  /** Version URL templates of the URLs stored (seed 001; version-index.ts). */
+  versions: VersionIndex;
 }
 
 /**
@@ -87,6 +90,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
       const result = frontier.insert(batch.candidates, batch.nowMs);
       addedHosts = result.addedHosts;
       batch.candidates.forEach((candidate, index) => ids.set(candidate.normalizedKey, result.ids[index]!));
+      for (const index of result.added) this.parts.versions.add({ id: result.ids[index]!, normalized: batch.candidates[index]!.normalized });
     }
     const idOf = (key: string): number => {
       let id = ids.get(key);

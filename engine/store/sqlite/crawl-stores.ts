@@ -16,6 +16,7 @@ import { SqliteFrontier, type SettledState } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
 import { SqliteRobotsStore } from './robots-store';
+import { VersionIndex } from './version-index';
 import { WriterThreadClient } from './writer-client';
 
 /** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
@@ -31,8 +32,14 @@ export interface SqliteStoreOptions {
   nativeBinding?: string;
 }
 
-/** The writes of crawl `crawlId` on connection `db` (this thread, or the writer thread's own). */
+/**
+ * The writes of crawl `crawlId` on connection `db` (this thread, or the writer thread's own). The
+ * version-template index first catches up with the URLs already stored (a resumed crawl: one pass
+ * over its URLs, before the first write).
+ */
 export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings: Pick<CrawlSettings, 'nearDuplicateThreshold'>): SqliteCrawlWriter {
+  const versions = new VersionIndex(db, crawlId);
+  versions.catchUp();
   return new SqliteCrawlWriter({
     db,
     crawlId,
@@ -41,6 +48,7 @@ export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings:
     contentIndex: new ContentDedupe(db, crawlId, { threshold: settings.nearDuplicateThreshold }),
     chains: new RedirectChains(db),
     robots: new SqliteRobotsStore(db, crawlId),
+    versions,
   });
 }
 

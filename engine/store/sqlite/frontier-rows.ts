@@ -15,6 +15,8 @@ export interface InsertResult {
   ids: number[];
   /** The host of each candidate that was new (one entry per new URL, in candidate order). */
   addedHosts: string[];
+  /** The index in `candidates` of each candidate that was new (parallel to `addedHosts`). */
+  added: number[];
 }
 
 /** A URL's state before "Re-fetch now" queued it again; null when it is not in the crawl. */
@@ -66,6 +68,7 @@ export class FrontierRows {
   insert(candidates: readonly FrontierCandidate[], nowMs: number): InsertResult {
     const ids: number[] = [];
     const addedHosts: string[] = [];
+    const added: number[] = [];
     for (const c of candidates) {
       const known = this.seen.get(c.normalizedKey);
       if (known !== undefined) {
@@ -76,9 +79,12 @@ export class FrontierRows {
       const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
       this.seen.set(c.normalizedKey, id);
       ids.push(id);
-      if (info.changes !== 0) addedHosts.push(c.host);
+      if (info.changes !== 0) {
+        addedHosts.push(c.host);
+        added.push(ids.length - 1);
+      }
     }
-    return { ids, addedHosts };
+    return { ids, addedHosts, added };
   }
 
   /** Marks claimed URLs in flight (one more attempt each), claimed at `nowMs` (epoch ms). */

@@ -2,6 +2,7 @@
 import type { ReadableDB } from '../database';
 import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow } from '../../../../shared/types/rows';
 import type { RowPage } from '../../../../shared/types/crawl';
+import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
 import { StatementCache } from './statement-cache';
 
 /** One raw spelling of a URL as stored in url_aliases. */
@@ -33,9 +34,16 @@ const CONTENT_GROUP_COLUMNS = `g.id, g.kind, g.fingerprint, f.url AS firstUrl,
  */
 export class DuplicateQueries {
   private readonly statements: StatementCache;
+  private readonly facts: CanonicalFacts;
 
   constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
+    this.facts = new CanonicalFacts(db);
+  }
+
+  /** The redirect target and rel=canonical of a group's URL, for its canonical layers (canonical-facts.ts). */
+  canonicalFacts(crawlId: number, urlId: number): StoredCanonicalFacts {
+    return this.facts.of(crawlId, urlId);
   }
 
   /** Duplicate-URL groups of a crawl in discovery order; `text` filters on the normalized URL. */

@@ -1,5 +1,6 @@
 /** Read queries that stream a crawl's pages, frontier, errors and groups for export. */
 import type { ReadableDB } from '../database';
+import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
 import { StatementCache } from './statement-cache';
 
 /** A page of rows read by key (keyset paging: `WHERE key > last ORDER BY key LIMIT n`). */
@@ -48,8 +49,8 @@ export interface FrontierExportRow {
   attempts: number;
 }
 
-/** A duplicate-URL group with its raw spellings. */
-export interface UrlGroupExport {
+/** A duplicate-URL group with its raw spellings, and what its canonical layers read (canonical-facts.ts). */
+export interface UrlGroupExport extends StoredCanonicalFacts {
   urlId: number;
   url: string;
   normalized: string;
@@ -76,9 +77,11 @@ export interface ContentMemberExportRow {
  */
 export class ExportQueries {
   private readonly statements: StatementCache;
+  private readonly facts: CanonicalFacts;
 
   constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
+    this.facts = new CanonicalFacts(db);
   }
 
   /**
@@ -152,6 +155,7 @@ export class ExportQueries {
     // Stored spellings never hold a tab or a newline (URL parsing strips them), so they separate the parts.
     const rows = groups.map((group) => ({
       ...group,
+      ...this.facts.of(crawlId, group.urlId),
       aliases: group.aliases
         .split('\n')
         .map((part) => {

@@ -115,7 +115,7 @@ describe('InspectorQueries', () => {
     expect(new InspectorQueries(db).redirectChain(crawlId, x).map((hop) => hop.url)).toEqual(['http://a.test/y', 'http://a.test/x']);
   });
 
-  it('finds the content group as member or first page, and sibling URLs around an open segment', () => {
+  it('finds the content group as member or first page', () => {
     const { crawlId, ids } = insertCrawl(db, [
       { url: 'http://docs.test/3.11/lib/a.html' },
       { url: 'http://docs.test/3.12/lib/a.html' },
@@ -128,13 +128,6 @@ describe('InspectorQueries', () => {
     expect(queries.contentGroupId(crawlId, ids[0]!)).toBe(group);
     expect(queries.contentGroupId(crawlId, ids[1]!)).toBe(group);
     expect(queries.contentGroupId(crawlId, ids[2]!)).toBeNull();
-    expect(queries.urlsAround(crawlId, 'docs.test', 'http://docs.test/', '/lib/a.html', 10).map((row) => row.url)).toEqual([
-      'http://docs.test/3.11/lib/a.html',
-      'http://docs.test/3.12/lib/a.html',
-      'http://docs.test/[x]/lib/a.html',
-    ]);
-    // GLOB wildcards in the URL itself match only themselves.
-    expect(queries.urlsAround(crawlId, 'docs.test', 'http://docs.test/[', '/lib/a.html', 10).map((row) => row.url)).toEqual(['http://docs.test/[x]/lib/a.html']);
     expect(queries.seedDomains(crawlId)).toEqual(['docs.test']);
   });
 });

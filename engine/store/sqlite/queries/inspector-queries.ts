@@ -83,17 +83,6 @@ export interface DiscoveryLink {
   anchorText: string | null;
 }
 
-/** Another URL of the same host, for the version-template test (path segments compared by the caller). */
-export interface SiblingUrl {
-  urlId: number;
-  url: string;
-}
-
-/** Characters that are wildcards in a GLOB pattern, escaped as one-character classes. */
-function globLiteral(text: string): string {
-  return text.replace(/[[\]*?]/g, (char) => `[${char}]`);
-}
-
 /**
  * Read-only queries of the URL inspector (issue 11 part 3): everything stored about one URL of a
  * crawl, each an indexed read (urls by id, links by (crawl, from) and (crawl, to), aliases by URL,
@@ -217,17 +206,6 @@ export class InspectorQueries {
       .pluck()
       .get(crawlId, urlId, urlId) as number | undefined;
     return id ?? null;
-  }
-
-  /**
-   * URLs of the same host that start with `prefix` and end with `suffix` (the URL with one path
-   * segment left open), at most `limit`, for the version-template test. The caller checks that
-   * what lies between is one version-like segment.
-   */
-  urlsAround(crawlId: number, host: string, prefix: string, suffix: string, limit: number): SiblingUrl[] {
-    return this.statements
-      .get(`SELECT id AS urlId, url FROM urls WHERE crawl_id = ? AND host = ? AND url GLOB ? ORDER BY id LIMIT ?`)
-      .all(crawlId, host, `${globLiteral(prefix)}*${globLiteral(suffix)}`, limit) as SiblingUrl[];
   }
 
   /** Registrable domains (or hosts, when a domain is unknown) of the crawl's seeds. */

@@ -23,6 +23,7 @@ import { LinkCounts } from './link-counts';
 import { OverviewQueries } from './overview-queries';
 import { PagesQueries } from './page-queries';
 import { SiteTreeQueries } from './site-tree-queries';
+import { VersionQueries } from './version-queries';
 
 const URLS = 100_000;
 const HOSTS = 200;
@@ -69,6 +70,14 @@ function writeCrawl(db: WritableDB): number {
       group.run(g, `f${g}`, g * 3);
       for (const m of [g * 3 + 40_000, g * 3 + 80_000]) member.run(g, m);
     }
+    // Version templates (migration 0021): 10,000 of two or three versions, and 20,000 stored singletons.
+    const template = db.prepare(`INSERT INTO version_templates (id, crawl_id, template, versions) VALUES (?, 1, ?, ?)`);
+    const version = db.prepare(`INSERT INTO url_versions (template_id, url_id, version) VALUES (?, ?, ?)`);
+    for (let t = 1; t <= 30_000; t += 1) {
+      const versions = t > 10_000 ? 1 : 2 + (t % 2);
+      template.run(t, `http://h${t % HOSTS}.test/%s/page-${t}`, versions);
+      for (let v = 0; v < versions; v += 1) version.run(t, 1 + ((t * 3 + v) % URLS), `3.${10 + v}`);
+    }
   })();
   db.pragma('foreign_keys = ON');
   expect(db.pragma('foreign_key_check')).toEqual([]);
@@ -76,7 +85,7 @@ function writeCrawl(db: WritableDB): number {
 }
 
 /** Tables whose full scan costs a pass over the crawl (their names and the aliases the queries give them). */
-const BIG_TABLES = new Set(['urls', 'pages', 'links', 'url_aliases', 'link_counts', 'content_group_members', 'u', 'p', 'l', 'a', 'c', 'm', 'q', 'd', 'f', 't']);
+const BIG_TABLES = new Set(['version_templates', 'url_versions', 'urls', 'pages', 'links', 'url_aliases', 'link_counts', 'content_group_members', 'u', 'p', 'l', 'a', 'c', 'm', 'q', 'd', 'f', 't']);
 
 /**
  * Queries that read every row of the crawl by design, with why: they aggregate the whole crawl
@@ -101,6 +110,7 @@ const WHOLE_CRAWL: { match: RegExp; why: string }[] = [
 
 /** Sorts that a temporary B-tree may do: they order one small set (one group's members), never a page of the crawl. */
 const SMALL_SORTS: { match: RegExp; why: string }[] = [
+  { match: /ORDER BY t\.versions DESC, t\.id LIMIT 1/, why: 'the version templates of one URL (one or two rows)' },
   { match: /FROM content_group_members m JOIN urls u ON u\.id = m\.url_id LEFT JOIN pages p ON p\.url_id = u\.id\s+WHERE m\.group_id = \? ORDER BY m\.similarity DESC/, why: 'one content group’s members by similarity' },
 ];
 
@@ -221,6 +231,11 @@ describe('query plans at 100,000 URLs', () => {
       duplicates.aliases(10);
       duplicates.contentGroups(1, { offset: 0, limit: 100 });
       duplicates.contentMembers(1);
+      const versions = new VersionQueries(db);
+      versions.templates(1, { offset: 0, limit: 100 });
+      versions.templates(1, { offset: 5000, limit: 100 });
+      versions.members(1, 7);
+      versions.templateOfUrl(1, 22);
       for (const urlId of [2, 10, 4000]) {
         inspector.url(1, urlId);
         inspector.page(urlId);
@@ -252,6 +267,7 @@ describe('query plans at 100,000 URLs', () => {
       ...exportTime('errors', () => exports.countUrls(1, 'error'), (after) => exports.frontier(1, after, 1000, 'error')),
       ...exportTime('url-groups', () => exports.countUrlGroupMembers(1), (after) => exports.urlGroups(1, after, 100)),
       ...exportTime('content-groups', () => exports.countContentMembers(1), (after) => exports.contentGroups(1, after, 100)),
+      ...exportTime('versions', () => new VersionQueries(db).countExportRows(1), (after) => new VersionQueries(db).exportTemplates(1, after, 100)),
     ];
     console.log(`exports of a ${URLS.toLocaleString('en')}-URL crawl:\n  ${timings.join('\n  ')}`);
     for (const query of queries) {

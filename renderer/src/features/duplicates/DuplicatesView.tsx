@@ -4,10 +4,11 @@ import { ContentGroupList } from './ContentGroupList';
 import { GroupMembers } from './GroupMembers';
 import { RulesSection } from './RulesSection';
 import { UrlGroupList } from './UrlGroupList';
+import { VersionGroups } from './VersionGroups';
 
 type Selection = { kind: 'url'; id: number } | { kind: 'content'; id: number } | null;
 
-/** The Duplicates view: duplicate-URL groups and content groups; selecting one shows its members. */
+/** The Duplicates view: duplicate-URL groups and content groups (selecting one shows its members), and pages across versions. */
 export function DuplicatesView() {
   const crawlId = useStore((s) => s.crawlId);
   const live = useStore((s) => s.progress?.status === 'running');
@@ -20,6 +21,7 @@ export function DuplicatesView() {
       </div>
       <GroupMembers crawlId={crawlId} selection={selection} />
       <RulesSection crawlId={crawlId} live={live} contentGroupId={selection?.kind === 'content' ? selection.id : null} />
+      <VersionGroups crawlId={crawlId} live={live} />
     </section>
   );
 }

@@ -3,7 +3,7 @@ import type { ContentGroupDetail, UrlGroupDetail } from '../../../../shared/ipc/
 import { URL_NAME_LABELS } from '../../../../shared/types/url-names';
 import { api } from '../../ipc/client';
 import { useStore } from '../../store';
-import { HEURISTIC_WORDS } from './heuristics';
+import { HEURISTIC_WORDS, LAYER_WORDS } from './heuristics';
 import { diffWords } from './word-diff';
 
 /** Props that make a member row open the URL inspector on click or Enter (a focusable row). */
@@ -35,10 +35,19 @@ function UrlGroupMembers({ detail }: { detail: UrlGroupDetail }) {
         <dt>{URL_NAME_LABELS.canonical}</dt>
         <dd data-testid="group-canonical">{detail.canonical}</dd>
         <dt>Chosen because</dt>
-        <dd data-testid="group-heuristic">
-          {HEURISTIC_WORDS[detail.decidedBy]}
-          {detail.steps.length > 1 ? ` (after: ${detail.steps.slice(0, -1).map((step) => HEURISTIC_WORDS[step.heuristic]).join(', ')})` : ''}
+        <dd data-testid="group-layer">
+          {LAYER_WORDS[detail.layer]}
+          {detail.siteRuleId ? ` (${detail.siteRuleId})` : ''}
         </dd>
+        {detail.decidedBy ? (
+          <>
+            <dt>Heuristic</dt>
+            <dd data-testid="group-heuristic">
+              {HEURISTIC_WORDS[detail.decidedBy]}
+              {detail.steps.length > 1 ? ` (after: ${detail.steps.slice(0, -1).map((step) => HEURISTIC_WORDS[step.heuristic]).join(', ')})` : ''}
+            </dd>
+          </>
+        ) : null}
         <dt>Profile</dt>
         <dd>{detail.profileName}</dd>
       </dl>
