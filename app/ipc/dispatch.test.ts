@@ -16,7 +16,7 @@ const SUMMARY: CrawlSummary = {
   fetched: 0,
   queued: 1,
   errors: 0,
-  blocked: 0,
+  blocked: 0, held: 0,
   settings: { ...DEFAULT_CRAWL_SETTINGS },
 };
 
@@ -43,7 +43,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       queued: 4,
       inFlight: 1,
       errors: 0,
-      blocked: 0,
+      blocked: 0, held: 0,
       pagesPerSecond: 2.5,
       elapsedMs: 1_200,
       refusedByRule: { scope: 2 },

@@ -59,6 +59,11 @@ export class TrapGuard {
     this.counter = new CounterSequenceDetector(thresholds);
     this.params = new ParamExplosionDetector(thresholds);
     this.nearIdentical = new NearIdenticalDetector(thresholds);
+    this.addKnown(known);
+  }
+
+  /** Adds traps stored by earlier runs (a pattern already known is skipped). */
+  addKnown(known: readonly KnownTrap[]): void {
     for (const trap of known) this.remember(trap);
   }
 

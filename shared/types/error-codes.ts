@@ -76,6 +76,7 @@ export const CRAWL_ERROR_CODES = {
   INVALID_URL_REGEX: { class: 'stop-crawl', advice: 'The URL filter is not a regular expression the linear-time engine runs (see the message): fix it, or switch the regex off.' },
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },
+  TRAP_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawler trap with that id or pattern in this crawl: list them with crawlbench traps --db FILE (or the Frontier view).' },
   INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },
   // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
   INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
