@@ -31,7 +31,7 @@ export interface TrapThresholds {
   counterChain: number;
   /**
    * Distinct query strings on one path from which the parameter-explosion test runs.
-   * @default 24
+   * @default 16
    */
   paramQueries: number;
   /**
@@ -60,7 +60,7 @@ export const DEFAULT_TRAP_THRESHOLDS: Readonly<TrapThresholds> = Object.freeze({
   maxPathSegments: 20,
   depthChain: 8,
   counterChain: 30,
-  paramQueries: 24,
+  paramQueries: 16,
   paramProductFactor: 2,
   nearIdenticalPages: 3,
   nearIdenticalSimilarity: 0.8,
