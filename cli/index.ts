@@ -26,6 +26,11 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
     usage: async () => (await import('./commands/export')).EXPORT_USAGE,
     summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV',
   },
+  traps: {
+    run: async (argv, io) => (await import('./commands/traps')).trapsCommand(argv, io),
+    usage: async () => (await import('./commands/traps')).TRAPS_USAGE,
+    summary: 'list the crawler traps a crawl suspected, release one or exclude it for good',
+  },
   normalize: {
     run: async (argv, io) => (await import('./commands/normalize')).normalizeCommand(argv, io),
     usage: async () => (await import('./commands/normalize')).NORMALIZE_USAGE,

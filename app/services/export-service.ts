@@ -87,6 +87,15 @@ export const EXPORT_COLUMN_HEADERS = {
   kind: 'Duplicate kind',
   firstUrl: 'First URL of the group',
   similarity: 'Similarity',
+  trapId: 'Trap id',
+  detector: 'Trap detector',
+  trapState: 'Trap state',
+  template: 'URL template',
+  pattern: 'Pattern (regular expression)',
+  evidence: 'Evidence',
+  examples: 'Example URLs',
+  heldCount: 'URLs held',
+  detectedAtMs: 'Suspected at (UTC)',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -103,6 +112,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
+  traps: ['trapId', 'host', 'detector', 'trapState', 'template', 'pattern', 'heldCount', 'evidence', 'examples', 'detectedAtMs'],
 };
 
 /**
@@ -278,6 +288,8 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId), page: (after, limit) => queries.frontier(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'errors':
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
+      case 'traps':
+        return { columns, count: () => queries.countTraps(crawlId), page: (after, limit) => queries.traps(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
       case 'urlGroups': {

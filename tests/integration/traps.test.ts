@@ -14,6 +14,7 @@ import { listHeldUrls, listTraps, openDatabase } from '../../engine';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { startNginx, type NginxSite } from '../../testweb/nginx';
 import { DOCS_HOST } from '../../testweb';
+import { crawlbench } from './harness';
 import { isTrapUrl, PLAIN_PAGES, TRAPS_SITES, trapsRoute } from '../../testweb/scope-sites/traps';
 
 let server: FixtureServer;
@@ -83,6 +84,24 @@ describe('crawler traps', () => {
     expect(service.list().find((crawl) => crawl.id === crawlId)!.held).toBe(summary.held - loop.heldCount);
     await expect(service.setTrapState(crawlId, 9999, 'released')).rejects.toMatchObject({ code: 'TRAP_NOT_FOUND' });
     db.close();
+
+    // The CLI: the list as JSON lines, the export, and a permanent exclude by pattern.
+    const file = path.join(dir, 'traps.db');
+    const listed = crawlbench(['traps', '--db', file, '--json']);
+    expect(listed.status).toBe(0);
+    const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { host: string; pattern: string; state: string; heldCount: number });
+    expect(rows.map((row) => [row.host, row.state])).toEqual(traps.map((trap) => [trap.host, trap.id === loop.id ? 'released' : 'suspected']));
+    const exported = crawlbench(['export', '--db', file, '--what', 'traps', '--format', 'csv']);
+    expect(exported.status).toBe(0);
+    expect(exported.stdout.split('\r\n')[0]).toBe('Trap id,Host,Trap detector,Trap state,URL template,Pattern (regular expression),URLs held,Evidence,Example URLs,Suspected at (UTC)');
+    expect(exported.stdout.trim().split('\r\n')).toHaveLength(1 + traps.length);
+    const calendar = rows.find((row) => row.host === 'calendar.test')!;
+    const excluded = crawlbench(['traps', '--db', file, '--exclude', calendar.pattern]);
+    expect(excluded.status).toBe(0);
+    expect(excluded.stdout).toMatch(/calendar\.test excluded/);
+    const missing = crawlbench(['traps', '--db', file, '--release', 'no-such-pattern']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/TRAP_NOT_FOUND/);
   });
 });
 

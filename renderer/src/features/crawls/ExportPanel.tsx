@@ -11,6 +11,7 @@ const KINDS: { value: ExportKind; label: string }[] = [
   { value: 'errors', label: 'Errors (URLs in state error, with the reason)' },
   { value: 'urlGroups', label: 'URL groups' },
   { value: 'contentGroups', label: 'Content groups' },
+  { value: 'traps', label: 'Crawler traps (suspected patterns, detector, URLs held)' },
 ];
 
 /** The suggested file for an export. */
