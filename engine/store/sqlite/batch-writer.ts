@@ -119,7 +119,8 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     for (const link of batch.links ?? []) this.writeLink(link, idOf);
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
-    return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, held, heldFromPending };
+    // The trap fields only when a trap acted (most batches: none).
+    return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, ...(held > 0 ? { held } : {}), ...(heldFromPending.length > 0 ? { heldFromPending } : {}) };
   }
 
   /** @returns true when the content-seen test found the page a duplicate */
