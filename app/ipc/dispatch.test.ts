@@ -88,6 +88,8 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'urls.refetch': vi.fn<IpcHandlers['urls.refetch']>(async () => ({ outcome: 'queued', message: 'queued' })),
     'urls.exclude': vi.fn<IpcHandlers['urls.exclude']>(async ({ rule }) => ({ rule, value: 'pdf', message: 'added', restarted: false })),
     'urls.openExternal': vi.fn<IpcHandlers['urls.openExternal']>(async () => ({ opened: true })),
+    'frontier.queryTraps': vi.fn<IpcHandlers['frontier.queryTraps']>(async () => []),
+    'frontier.setTrapState': vi.fn<IpcHandlers['frontier.setTrapState']>(async ({ trapId, state }) => ({ trapId, state, released: 0, message: 'done' })),
   };
 }
 
@@ -353,6 +355,8 @@ describe('IPC surface snapshot', () => {
       'urls.exclude',
       'urls.openExternal',
       'pages.query',
+      'frontier.queryTraps',
+      'frontier.setTrapState',
     ]);
   });
 

@@ -176,10 +176,11 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
-  const trapGuard = str('trap-guard');
+  // `on`/`off` from the command line; `true` where a caller passes the crawl form's switch as a flag.
+  const trapGuard = values['trap-guard'];
   if (trapGuard !== undefined) {
-    if (trapGuard !== 'on' && trapGuard !== 'off') throw new CodedError('INVALID_FLAG', `--trap-guard must be on or off, got "${trapGuard}"`);
-    settings.trapGuard = trapGuard === 'on';
+    if (trapGuard !== 'on' && trapGuard !== 'off' && trapGuard !== true) throw new CodedError('INVALID_FLAG', `--trap-guard must be on or off, got "${String(trapGuard)}"`);
+    settings.trapGuard = trapGuard !== 'off';
   }
   for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {
     const domains = values[flag] as string[] | undefined;

@@ -40,6 +40,8 @@ export const IPC_CHANNELS = [
   'urls.exclude',
   'urls.openExternal',
   'pages.query',
+  'frontier.queryTraps',
+  'frontier.setTrapState',
 ] as const;
 
 /** A request channel name. */

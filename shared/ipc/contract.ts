@@ -3,6 +3,7 @@ import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage,
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
 import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
+import type { TrapRow, TrapState } from '../types/traps';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -99,6 +100,10 @@ export interface IpcResponses {
   'urls.openExternal': { opened: true };
   /** One page of the Pages table; `total` counts every row the filter matches (-1 when the request set `withTotal: false`). */
   'pages.query': RowPage<PageListRow>;
+  /** The crawler traps the trap guard suspected in a crawl, with evidence and held counts (issue 12). */
+  'frontier.queryTraps': TrapRow[];
+  /** A trap released (its held URLs back to pending) or excluded for good; `message` says what happened, in words. */
+  'frontier.setTrapState': { trapId: number; state: TrapState; released: number; message: string };
 }
 
 /** Payload of each push event. */

@@ -36,6 +36,8 @@ export const viewRequestSchemas = {
   'crawl.getRecovery': z.object({}).strict(),
   'crawl.discardRecovery': crawlId,
   'frontier.queryHosts': z.object({ ...page, text: z.string().max(253).optional() }).strict(),
+  'frontier.queryTraps': crawlId,
+  'frontier.setTrapState': z.object({ crawlId: id, trapId: id, state: z.enum(['released', 'excluded']) }).strict(),
   'duplicates.queryUrlGroups': z.object({ ...page, text: z.string().max(2048).optional() }).strict(),
   'duplicates.getUrlGroup': z.object({ crawlId: id, urlId: id }).strict(),
   'duplicates.queryContentGroups': z.object({ ...page, kind: z.enum(['exact', 'near']).optional() }).strict(),

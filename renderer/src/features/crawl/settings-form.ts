@@ -57,6 +57,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'ignoredExtensions', group: 'Scope', label: 'Ignored extensions', kind: 'text', flag: '--ignore-ext', placeholder: 'jpg|png|zip' },
   { key: 'maxUrlLength', group: 'Scope', label: 'Max URL length (characters)', kind: 'number', flag: '--max-url-length' },
   { key: 'obeyNofollow', group: 'Scope', label: 'Obey nofollow', kind: 'switch', flag: '--rogue', flagTurnsOff: true },
+  { key: 'trapGuard', group: 'Scope', label: 'Hold suspected crawler traps', kind: 'switch', flag: '--trap-guard' },
   { key: 'maxPages', group: 'Limits', label: 'Max pages (0 = no limit)', kind: 'number', flag: '--max-pages' },
   { key: 'threads', group: 'Limits', label: 'Threads', kind: 'number', flag: '--threads' },
   { key: 'maxInFlightPerHost', group: 'Limits', label: 'Requests per host at once', kind: 'number', flag: '--per-host' },
