@@ -90,6 +90,11 @@ export function trapStoreContract(name: string, harness: () => StoreHarness): vo
         expect(stores.frontier.counts()).toMatchObject({ pending: 3, held: 0 });
         expect(stores.frontier.nextEligibleAtMs()).toBe(2);
         expect(await drain(stores, 2)).toEqual([1, 2, 3].map((m) => `http://cal.test/calendar/2031/${m}`));
+        // A candidate screened before the release (it still names the trap) is stored pending, not held.
+        const late = await stores.writer.commit({ nowMs: 3, candidates: [candidate('cal.test', '/calendar/2031/4', CALENDAR.pattern)] });
+        expect(late).toMatchObject({ added: 1 });
+        expect(late.held ?? 0).toBe(0);
+        expect(await drain(stores, 3)).toEqual(['http://cal.test/calendar/2031/4']);
       }));
   });
 }

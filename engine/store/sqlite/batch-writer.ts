@@ -96,7 +96,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     // Traps first (candidates name them by pattern); their pending matches once the candidates are in.
     const newTraps = batch.traps && batch.traps.length > 0 ? traps.record(batch.traps, batch.nowMs) : [];
     if (batch.candidates && batch.candidates.length > 0) {
-      const result = frontier.insert(batch.candidates, batch.nowMs, (pattern) => traps.idOf(pattern));
+      const result = frontier.insert(batch.candidates, batch.nowMs, (pattern) => traps.holdingIdOf(pattern));
       addedHosts = result.addedHosts;
       held = result.held.length;
       for (const url of result.held) traps.addExample(url.trapId, url.url);

@@ -56,8 +56,8 @@ export class TrapRows {
   private readonly trapById: Statement;
   private readonly setState: Statement;
   private readonly releaseHeld: Statement;
-  /** Trap ids by pattern (a crawl has few traps: every one is kept). */
-  private readonly ids = new Map<string, number>();
+  /** Trap ids and states by pattern (a crawl has few traps: every one is kept). */
+  private readonly known = new Map<string, { id: number; state: TrapState }>();
   /** Examples stored per trap id, once known (so a full list costs no read). */
   private readonly exampleCounts = new Map<number, number>();
 
@@ -70,7 +70,7 @@ export class TrapRows {
       `INSERT INTO traps (crawl_id, host, pattern, template, detector, evidence_json, examples_json, detected_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (crawl_id, pattern) DO NOTHING`,
     );
-    this.trapByPattern = db.prepare(`SELECT id FROM traps WHERE crawl_id = ? AND pattern = ?`).pluck();
+    this.trapByPattern = db.prepare(`SELECT id, state FROM traps WHERE crawl_id = ? AND pattern = ?`);
     this.examplesOf = db.prepare(`SELECT examples_json FROM traps WHERE id = ?`).pluck();
     this.setExamples = db.prepare(`UPDATE traps SET examples_json = ? WHERE id = ?`);
     // The (crawl_id, host, state, …) index narrows it to the host's pending URLs.
@@ -90,7 +90,7 @@ export class TrapRows {
       const info = this.insertTrap.run(this.crawlId, trap.host, trap.pattern, trap.template, trap.detector, JSON.stringify(trap.evidence), JSON.stringify([trap.example]), nowMs, nowMs);
       if (info.changes === 0) continue;
       const id = Number(info.lastInsertRowid);
-      this.ids.set(trap.pattern, id);
+      this.known.set(trap.pattern, { id, state: 'suspected' });
       this.exampleCounts.set(id, 1);
       added.push(trap);
     }
@@ -113,12 +113,26 @@ export class TrapRows {
 
   /** The id of the crawl's trap with `pattern`, or undefined when none is stored. */
   idOf(pattern: string): number | undefined {
-    let id = this.ids.get(pattern);
-    if (id === undefined) {
-      id = this.trapByPattern.get(this.crawlId, pattern) as number | undefined;
-      if (id !== undefined) this.ids.set(pattern, id);
+    return this.trapOf(pattern)?.id;
+  }
+
+  /**
+   * The id of the trap with `pattern` when it holds new URLs (suspected or excluded); undefined
+   * when none is stored or it was released (a candidate screened before the release reached this
+   * writer is stored pending, not held under a released trap).
+   */
+  holdingIdOf(pattern: string): number | undefined {
+    const trap = this.trapOf(pattern);
+    return trap === undefined || trap.state === 'released' ? undefined : trap.id;
+  }
+
+  private trapOf(pattern: string): { id: number; state: TrapState } | undefined {
+    let trap = this.known.get(pattern);
+    if (trap === undefined) {
+      trap = this.trapByPattern.get(this.crawlId, pattern) as { id: number; state: TrapState } | undefined;
+      if (trap !== undefined) this.known.set(pattern, trap);
     }
-    return id;
+    return trap;
   }
 
   /** Adds `url` to the trap's examples while it has fewer than TRAP_EXAMPLES. */
@@ -140,6 +154,7 @@ export class TrapRows {
     const trap = this.trapById.get(trapId, this.crawlId) as { id: number; host: string; pattern: string; state: TrapState } | undefined;
     if (trap === undefined) return null;
     this.setState.run(state, nowMs, trapId);
+    this.known.set(trap.pattern, { id: trap.id, state });
     const released = state === 'released' ? this.releaseHeld.run(trapId).changes : 0;
     return { pattern: trap.pattern, host: trap.host, released };
   }
