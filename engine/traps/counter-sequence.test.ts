@@ -36,6 +36,26 @@ describe('counter and calendar sequences', () => {
     for (let day = 1; day < 28; day += 1) expect(detector.observeLink(node(`http://blog.test/2024/05/${day}/post-${day}`), node(`http://blog.test/2024/05/${day + 1}/post-${day + 1}`))).toBeNull();
   });
 
+  it('does not fire on pages of one template that link to each other at random (a big product catalogue)', () => {
+    const detector = new CounterSequenceDetector(DEFAULT_TRAP_THRESHOLDS);
+    const pages = 20_000;
+    // Breadth-first, as the crawler discovers them: each page links to its next page and to 5 pseudo-random others.
+    const queue = [0];
+    const seen = new Set([0]);
+    for (let head = 0; head < queue.length; head += 1) {
+      const from = queue[head]!;
+      for (const to of [from + 1, ...[1, 2, 3, 4, 5].map((k) => (from * 7919 + k * 104_729) % pages)]) {
+        if (to >= pages) continue;
+        expect(detector.observeLink(node(`http://shop.test/item/${from}`), node(`http://shop.test/item/${to}`))).toBeNull();
+        if (!seen.has(to)) {
+          seen.add(to);
+          queue.push(to);
+        }
+      }
+    }
+    expect(seen.size).toBeGreaterThan(pages / 2);
+  });
+
   it('ignores links between different templates or to the same numbers', () => {
     const detector = new CounterSequenceDetector({ counterChain: 1 });
     expect(detector.observeLink(node('http://a.test/x/1'), node('http://a.test/y/2'))).toBeNull();

@@ -11,7 +11,7 @@ import { templatePattern, urlNumbers, urlTemplate, type UrlShape } from './url-s
 
 const CHAIN_ENTRIES = 100_000;
 
-/** The counter-sequence detector: per URL, the length of the same-template chain that reached it (bounded). */
+/** The counter-sequence detector: per URL, the length of the shortest same-template chain that reached it (bounded). */
 export class CounterSequenceDetector {
   private readonly chains = new BoundedCache<number>(CHAIN_ENTRIES);
 
@@ -24,8 +24,13 @@ export class CounterSequenceDetector {
   observeLink(parent: { url: string; shape: UrlShape; template: string } | null, child: { url: string; shape: UrlShape; template: string }): TrapSuspicion | null {
     if (parent === null || parent.template !== child.template || !child.template.includes('{n}') || parent.shape.host !== child.shape.host) return null;
     if (urlNumbers(parent.shape) === urlNumbers(child.shape)) return null;
+    // The shortest chain to the child (its first discovery, breadth-first): on a big site whose pages of one
+    // template link to each other (products, articles), the longest chain grows with the crawl; the shortest stays
+    // near log(pages), while an endless sequence's grows by one a link.
     const chain = (this.chains.get(parent.url) ?? 0) + 1;
-    if (chain > (this.chains.get(child.url) ?? 0)) this.chains.set(child.url, chain);
+    const known = this.chains.get(child.url);
+    if (known !== undefined && known <= chain) return null;
+    this.chains.set(child.url, chain);
     if (chain < this.thresholds.counterChain) return null;
     return {
       detector: 'counter-sequence',
