@@ -31,8 +31,8 @@ export const resolverFlags = {
 /**
  * `crawlbench crawl`: crawls from the seeds into `--db`, printing progress to stderr about once a
  * second and, with `--json`, one summary line on stdout:
- * `{"crawlId":N,"pagesFetched":N,"errors":N,"blocked":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`
- * (`blocked`: URLs robots.txt refused, not counted in `errors`).
+ * `{"crawlId":N,"pagesFetched":N,"errors":N,"blocked":N,"held":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`
+ * (`blocked`: URLs robots.txt refused, not counted in `errors`; `held`: URLs suspected crawler traps hold, see `crawlbench traps`).
  * @returns 0, or 2 for a malformed URL or flag, an unwritable db, or a seed that could not be fetched
  */
 export async function crawlCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -97,10 +97,10 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     const { crawlId, done } = service.start(positionals, settings);
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
-    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
       io.stdout.write(
-        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`,
+        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, held: summary.held, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`,
       );
     }
     if (signals.received) return EXIT_SIGNAL[signals.received];
