@@ -105,6 +105,35 @@ describe('crawler traps', () => {
   });
 });
 
+describe('release in a running crawl', () => {
+  it('puts the held URLs back in the queues at once: they are fetched while the crawl runs', { timeout: 120_000 }, async () => {
+    const db = openDatabase(path.join(dir, 'live.db'));
+    const service = new CrawlService(db, { hostOverrides: [{ host: 'loop.test', address: '127.0.0.1', port: server.port }], closedResolver: true });
+    const from = server.requests.length;
+    // A politeness floor keeps the run going long enough to act on it.
+    const { crawlId, done } = service.start(['http://loop.test/'], { minDelayMs: 150, delayFactor: 0 });
+    let trapId: number | undefined;
+    for (let waited = 0; trapId === undefined && waited < 30_000; waited += 50) {
+      trapId = listTraps(db, crawlId)[0]?.id;
+      if (trapId === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(trapId).toBeDefined();
+    expect(service.isRunning(crawlId)).toBe(true);
+    const held = '/docs/intro/intro/intro/';
+    const fetchedHeld = () => server.requests.slice(from).some((request) => request.host === 'loop.test' && request.path === held);
+    expect(fetchedHeld()).toBe(false);
+    const change = await service.setTrapState(crawlId, trapId!, 'released');
+    expect(change.released).toBeGreaterThan(0);
+    for (let waited = 0; !fetchedHeld() && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetchedHeld()).toBe(true);
+    // Released, the loop is endless again: stop it.
+    service.stop(crawlId);
+    expect((await done).status).toBe('stopped');
+    expect(listTraps(db, crawlId)[0]!.state).toBe('released');
+    db.close();
+  });
+});
+
 describe('the same hosts without the guard', () => {
   it('spend most fetches in the traps (the fixture traps are real)', { timeout: 120_000 }, async () => {
     const db = openDatabase(path.join(dir, 'unguarded.db'));
