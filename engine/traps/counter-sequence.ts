@@ -6,14 +6,12 @@
  */
 import { BoundedCache } from '../dedupe/seen-cache';
 import type { TrapSuspicion } from './suspicion';
-import type { TrapThresholds } from './thresholds';
+import { CHAIN_CACHE_LIMITS, type TrapThresholds } from './thresholds';
 import { templatePattern, urlNumbers, urlTemplate, type UrlShape } from './url-shape';
-
-const CHAIN_ENTRIES = 100_000;
 
 /** The counter-sequence detector: per URL, the length of the shortest same-template chain that reached it (bounded). */
 export class CounterSequenceDetector {
-  private readonly chains = new BoundedCache<number>(CHAIN_ENTRIES);
+  private readonly chains = new BoundedCache<number>(CHAIN_CACHE_LIMITS);
 
   constructor(private readonly thresholds: Pick<TrapThresholds, 'counterChain'>) {}
 

@@ -6,7 +6,7 @@
  * with two parameters or more (the combinations), leaving the path alone and one-parameter lists.
  */
 import type { TrapSuspicion } from './suspicion';
-import { MAX_QUERIES_PER_PATH, MAX_WATCHED_TEMPLATES, type TrapThresholds } from './thresholds';
+import { MAX_QUERIES_PER_PATH, MAX_TRACKED_QUERIES, MAX_WATCHED_TEMPLATES, type TrapThresholds } from './thresholds';
 import { escapeRegex, hostPrefix, type UrlShape } from './url-shape';
 
 interface PathQueries {
@@ -19,6 +19,8 @@ interface PathQueries {
 /** The parameter-explosion detector: per host and path, the distinct query strings and parameter values met. */
 export class ParamExplosionDetector {
   private readonly paths = new Map<string, PathQueries>();
+  /** Query strings kept over all paths (bounded by MAX_TRACKED_QUERIES). */
+  private tracked = 0;
 
   constructor(private readonly thresholds: Pick<TrapThresholds, 'paramQueries' | 'paramProductFactor'>) {}
 
@@ -39,8 +41,9 @@ export class ParamExplosionDetector {
       entry = { queries: new Set(), values: new Map(), valueCount: 0 };
       this.paths.set(key, entry);
     }
-    if (entry.queries.has(shape.query) || entry.queries.size >= MAX_QUERIES_PER_PATH) return null;
+    if (entry.queries.has(shape.query) || entry.queries.size >= MAX_QUERIES_PER_PATH || this.tracked >= MAX_TRACKED_QUERIES) return null;
     entry.queries.add(shape.query);
+    this.tracked += 1;
     for (const pair of shape.query.split('&')) {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
@@ -55,6 +58,7 @@ export class ParamExplosionDetector {
     const { paramQueries, paramProductFactor } = this.thresholds;
     if (entry.queries.size < paramQueries || entry.queries.size < paramProductFactor * entry.valueCount) return null;
     this.paths.delete(key);
+    this.tracked -= entry.queries.size;
     const names = [...entry.values.keys()].sort();
     return {
       detector: 'param-explosion',

@@ -6,7 +6,7 @@
  */
 import { BoundedCache } from '../dedupe/seen-cache';
 import type { TrapSuspicion } from './suspicion';
-import type { TrapThresholds } from './thresholds';
+import { CHAIN_CACHE_LIMITS, type TrapThresholds } from './thresholds';
 import { escapeRegex, hostPrefix, type UrlShape } from './url-shape';
 
 /** Directories in a path: its slashes (`/3/library/` and `/3/library/os.html`: 3). */
@@ -16,15 +16,12 @@ export function pathDepth(path: string): number {
   return depth;
 }
 
-/** Deepening chains kept (by URL), bounded like the link caches. */
-const CHAIN_ENTRIES = 100_000;
-
 /**
  * The path-depth detector. Per URL it keeps the length of the chain of deepening links that led to
  * it (bounded: an evicted parent restarts its children's chain at 1, which can only delay a firing).
  */
 export class PathDepthDetector {
-  private readonly chains = new BoundedCache<number>(CHAIN_ENTRIES);
+  private readonly chains = new BoundedCache<number>(CHAIN_CACHE_LIMITS);
 
   constructor(private readonly thresholds: Pick<TrapThresholds, 'maxPathSegments' | 'depthChain'>) {}
 

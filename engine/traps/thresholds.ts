@@ -69,8 +69,17 @@ export const DEFAULT_TRAP_THRESHOLDS: Readonly<TrapThresholds> = Object.freeze({
 /** Longest block of path segments the repetition test looks for (`/x/y/z/w/` repeated). */
 export const MAX_REPEAT_BLOCK = 4;
 
-/** Templates (host + template) whose live state is kept; past this, new templates are not watched. */
-export const MAX_WATCHED_TEMPLATES = 50_000;
+/**
+ * Templates (host + template) or paths whose live state each detector keeps; past this, new ones
+ * are not watched (near-identical: at most 4 sketches of 256 bytes each, about 10 MB in all).
+ */
+export const MAX_WATCHED_TEMPLATES = 10_000;
+
+/** Query strings the parameter-explosion detector keeps over all paths (about 100 bytes each). */
+export const MAX_TRACKED_QUERIES = 100_000;
+
+/** Per-URL chains (path depth, counter sequences) kept by each detector: entries and estimated bytes. */
+export const CHAIN_CACHE_LIMITS = { maxEntries: 100_000, maxBytes: 8 * 1024 * 1024 } as const;
 
 /** Reference pages kept per template for the near-identical test. */
 export const NEAR_IDENTICAL_REFERENCES = 4;
