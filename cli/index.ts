@@ -31,6 +31,11 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
     usage: async () => (await import('./commands/dust')).DUST_USAGE,
     summary: 'mine DUST rules (different URLs, same content) from a crawl; accept one to re-key its frontier',
   },
+  traps: {
+    run: async (argv, io) => (await import('./commands/traps')).trapsCommand(argv, io),
+    usage: async () => (await import('./commands/traps')).TRAPS_USAGE,
+    summary: 'list the crawler traps a crawl suspected, release one or exclude it for good',
+  },
   normalize: {
     run: async (argv, io) => (await import('./commands/normalize')).normalizeCommand(argv, io),
     usage: async () => (await import('./commands/normalize')).NORMALIZE_USAGE,

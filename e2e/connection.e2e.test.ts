@@ -28,7 +28,7 @@ describe('the connection to a browser-mode server', () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(first.url);
     // An endless calendar: the crawl is running when the server dies.
-    await startCrawl(page, ['http://trap.test/']);
+    await startCrawl(page, ['http://trap.test/'], { trapGuard: false });
     await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 10_000 }).toBe('running');
 
     const killedAtMs = Date.now();

@@ -71,3 +71,8 @@ export { compileUrlPatterns } from './links/url-patterns';
 
 /** URL identity (normalized URL, key, host, registrable domain) from a normalizer and a domain function. */
 export { createUrlIdentifier, type UrlIdentity } from './links/url-identity';
+
+/** Crawler traps (issue 12, migration 0019): the stored traps and held URLs of a crawl, and a trap's state changed outside a run. */
+export { getTrap, listHeldUrls, listTraps, type HeldUrlRow } from './store/sqlite/queries/trap-queries';
+export { changeTrapState } from './store/sqlite/trap-rows';
+export type { TrapStateChange } from './store/ports';

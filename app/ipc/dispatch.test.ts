@@ -16,7 +16,7 @@ const SUMMARY: CrawlSummary = {
   fetched: 0,
   queued: 1,
   errors: 0,
-  blocked: 0,
+  blocked: 0, held: 0,
   settings: { ...DEFAULT_CRAWL_SETTINGS },
 };
 
@@ -43,7 +43,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
       queued: 4,
       inFlight: 1,
       errors: 0,
-      blocked: 0,
+      blocked: 0, held: 0,
       pagesPerSecond: 2.5,
       elapsedMs: 1_200,
       refusedByRule: { scope: 2 },
@@ -102,6 +102,8 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'urls.refetch': vi.fn<IpcHandlers['urls.refetch']>(async () => ({ outcome: 'queued', message: 'queued' })),
     'urls.exclude': vi.fn<IpcHandlers['urls.exclude']>(async ({ rule }) => ({ rule, value: 'pdf', message: 'added', restarted: false })),
     'urls.openExternal': vi.fn<IpcHandlers['urls.openExternal']>(async () => ({ opened: true })),
+    'frontier.queryTraps': vi.fn<IpcHandlers['frontier.queryTraps']>(async () => []),
+    'frontier.setTrapState': vi.fn<IpcHandlers['frontier.setTrapState']>(async ({ trapId, state }) => ({ trapId, state, released: 0, message: 'done' })),
   };
 }
 
@@ -376,6 +378,8 @@ describe('IPC surface snapshot', () => {
       'dust.accept',
       'dust.undo',
       'dust.groupRules',
+      'frontier.queryTraps',
+      'frontier.setTrapState',
     ]);
   });
 

@@ -13,6 +13,7 @@ import { overviewHandlers } from './overview-handlers';
 import { inspectorHandlers } from './inspector-handlers';
 import { pagesHandlers } from './pages-handlers';
 import { settingsHandlers } from './settings-handlers';
+import { trapHandlers } from './trap-handlers';
 
 /** What the handlers reach: app facts and the services, the data ones through `store()` (a rollback replaces them). */
 export interface HandlerContext {
@@ -56,6 +57,7 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     },
     ...crawlHandlers(context),
     ...frontierHandlers(context),
+    ...trapHandlers(context),
     ...pagesHandlers(context),
     ...duplicateHandlers(context),
     ...dustHandlers(context),

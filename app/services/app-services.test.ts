@@ -73,7 +73,7 @@ describe('createAppServices: after an unclean exit', () => {
     expect(value(await services.dispatch('crawl.getRecovery', {}))).toBeNull();
     await settled(services, crawlId);
     // nowhere.test is refused (closed resolver): the two unfinished URLs end as errors, none is left.
-    expect(services.crawls.repositoryForQueries.stateCounts(crawlId)).toEqual({ pending: 0, in_flight: 0, done: 2, error: 2, blocked: 0 });
+    expect(services.crawls.repositoryForQueries.stateCounts(crawlId)).toEqual({ pending: 0, in_flight: 0, done: 2, error: 2, blocked: 0, held: 0 });
   });
 });
 

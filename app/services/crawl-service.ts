@@ -1,6 +1,7 @@
-import { type WritableDB, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
+import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
+import type { TrapState } from '../../shared/types/traps';
 import { CrawlRuns } from './crawl-runs';
 import { createCrawlIdentifier } from './url-services';
 
@@ -253,6 +254,31 @@ export class CrawlService {
     return entry.runner.refetch(urlId);
   }
 
+  /**
+   * Releases, excludes or suspects again a crawler trap of a crawl (issue 12): in the running crawl
+   * through its frontier (released URLs are fetched at once), else in the database under the crawl
+   * lease (a resumed run finds them pending).
+   * @returns the trap's pattern and host, and how many URLs went back to pending
+   * @throws CodedError TRAP_NOT_FOUND; DB_BUSY when another process crawls this database; a storage code when the write is refused
+   */
+  async setTrapState(crawlId: number, trapId: number, state: TrapState): Promise<TrapStateChange> {
+    const entry = this.running.get(crawlId);
+    let change: TrapStateChange | null;
+    if (entry) change = await entry.runner.setTrapState(trapId, state);
+    else {
+      this.takeLease(null);
+      try {
+        change = changeTrapState(this.db, crawlId, trapId, state, Date.now());
+      } catch (error) {
+        throw storageError(error, this.db.name);
+      } finally {
+        this.releaseLeaseIfIdle();
+      }
+    }
+    if (change === null) throw new CodedError('TRAP_NOT_FOUND', `Crawl ${crawlId} has no trap ${trapId}`);
+    return change;
+  }
+
   /** True while the crawl runs in this process. */
   isRunning(crawlId: number): boolean {
     return this.running.has(crawlId);
@@ -309,6 +335,7 @@ export class CrawlService {
       inFlight: 0,
       errors: summary.errors,
       blocked: summary.blocked,
+      held: summary.held,
       pagesPerSecond: 0,
       elapsedMs: this.elapsedMs(crawlId),
       refusedByRule: this.repository.refusalCounts(crawlId),

@@ -97,9 +97,17 @@ export const EXPORT_COLUMN_HEADERS = {
   firstUrl: 'First URL of the group',
   similarity: 'Similarity',
   templateId: 'Version template id',
-  template: 'Version URL template',
+  template: 'URL template',
   versions: 'Versions of the page',
   version: 'Version',
+  trapId: 'Trap id',
+  detector: 'Trap detector',
+  trapState: 'Trap state',
+  pattern: 'Pattern (regular expression)',
+  evidence: 'Evidence',
+  examples: 'Example URLs',
+  heldCount: 'URLs held',
+  detectedAtMs: 'Suspected at (UTC)',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -117,6 +125,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'canonicalLayer', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
   versions: ['templateId', 'template', 'versions', 'version', 'urlId', 'url', 'state', 'httpStatus'],
+  traps: ['trapId', 'host', 'detector', 'trapState', 'template', 'pattern', 'heldCount', 'evidence', 'examples', 'detectedAtMs'],
 };
 
 /**
@@ -292,6 +301,8 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId), page: (after, limit) => queries.frontier(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'errors':
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
+      case 'traps':
+        return { columns, count: () => queries.countTraps(crawlId), page: (after, limit) => queries.traps(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
       case 'versions': {

@@ -262,7 +262,7 @@ function exclusionsOf(queries: InspectorQueries, crawlId: number, record: Inspec
 /** What the actions need of the crawl service (CrawlService; a fake in tests). */
 export interface CrawlControl {
   isRunning(crawlId: number): boolean;
-  refetch(crawlId: number, urlId: number): Promise<'queued' | 'already-queued' | 'in-flight' | 'not-found'>;
+  refetch(crawlId: number, urlId: number): Promise<'queued' | 'already-queued' | 'in-flight' | 'held' | 'not-found'>;
   stop(crawlId: number): boolean;
   whenStopped(crawlId: number): Promise<void>;
   resume(crawlId: number, overrides: Partial<CrawlSettings>): unknown;
@@ -296,6 +296,8 @@ export async function refetchUrl(control: CrawlControl, crawlId: number, urlId: 
       return { outcome, message: `${url} is already queued: it is fetched when its host's turn comes.` };
     case 'in-flight':
       return { outcome, message: `${url} is being fetched right now.` };
+    case 'held':
+      return { outcome, message: `${url} is held by a suspected crawler trap: release the trap (Frontier view, or crawlbench traps --release) to fetch it.` };
     case 'not-found':
       throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL ${urlId}`);
     default: {

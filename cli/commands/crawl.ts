@@ -15,7 +15,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--mode spider|list] [--seeds-only]
        [--min-delay-ms N] [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
-       [--include REGEX]... [--exclude REGEX]...
+       [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
 
   --resolve host=ip:port        connect to ip:port for host; '*.example.test=ip:port' maps every host
@@ -35,7 +35,9 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
   --follow-nofollow-links       follow links marked rel="nofollow", "ugc" or "sponsored" (refused by
                                 default as link-nofollow; --rogue is about the page's meta robots nofollow)
   --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
-                                ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)`;
+                                ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)
+  --trap-guard on|off           hold the URLs of suspected crawler traps (endless calendars, /a/a/a/ loops,
+                                parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -46,8 +48,8 @@ export const resolverFlags = {
 /**
  * `crawlbench crawl`: crawls from the seeds into `--db`, printing progress to stderr about once a
  * second and, with `--json`, one summary line on stdout:
- * `{"crawlId":N,"pagesFetched":N,"errors":N,"blocked":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`
- * (`blocked`: URLs robots.txt refused, not counted in `errors`).
+ * `{"crawlId":N,"pagesFetched":N,"errors":N,"blocked":N,"held":N,"frontierLeft":N,"seconds":S,"db":"FILE"}`
+ * (`blocked`: URLs robots.txt refused, not counted in `errors`; `held`: URLs suspected crawler traps hold, see `crawlbench traps`).
  * @returns 0, or 2 for a malformed URL or flag, an unwritable db, or a seed that could not be fetched
  */
 export async function crawlCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -75,6 +77,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
+        'trap-guard': { type: 'string' },
         'checkpoint-every': { type: 'string' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
@@ -126,10 +129,10 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     const { crawlId, done } = service.start(seeds, settings);
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
-    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
       io.stdout.write(
-        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`,
+        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, held: summary.held, frontierLeft: summary.queued, seconds, db: path.resolve(values.db) })}\n`,
       );
     }
     if (signals.received) return EXIT_SIGNAL[signals.received];
@@ -220,6 +223,12 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
+  // `on`/`off` from the command line; `true` where a caller passes the crawl form's switch as a flag.
+  const trapGuard = values['trap-guard'];
+  if (trapGuard !== undefined) {
+    if (trapGuard !== 'on' && trapGuard !== 'off' && trapGuard !== true) throw new CodedError('INVALID_FLAG', `--trap-guard must be on or off, got "${String(trapGuard)}"`);
+    settings.trapGuard = trapGuard !== 'off';
+  }
   for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {
     const domains = values[flag] as string[] | undefined;
     if (domains) settings[key] = checked(key, domains.map((d) => d.toLowerCase()), () => `--${flag} expects registrable domains of 1-253 characters, got ${JSON.stringify(domains)}`);

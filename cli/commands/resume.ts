@@ -86,9 +86,9 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     rollbackLease?.release();
     const summary = await done;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
-    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, frontier left ${summary.queued}, ${seconds} s\n`);
+    io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, frontierLeft: summary.queued, seconds, db: values.db })}\n`);
+      io.stdout.write(`${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, held: summary.held, frontierLeft: summary.queued, seconds, db: values.db })}\n`);
     }
     return signals.received ? EXIT_SIGNAL[signals.received] : 0;
   } catch (error) {

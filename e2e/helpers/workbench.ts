@@ -31,9 +31,14 @@ export async function counter(page: Page, label: string): Promise<number> {
   return Number(await page.getByTestId(`counter-${label.replace(/\s+/g, '-').toLowerCase()}`).textContent());
 }
 
-/** Types seeds into "Seed URL" and clicks "Start crawl". */
-export async function startCrawl(page: Page, seeds: string[]): Promise<void> {
+/** Types seeds into "Seed URL" and clicks "Start crawl" (with `trapGuard: false`, after turning the trap guard off in the form). */
+export async function startCrawl(page: Page, seeds: string[], options: { trapGuard?: false } = {}): Promise<void> {
   await openTab(page, 'Crawl');
+  if (options.trapGuard === false) {
+    // An endless fixture (trap.test) meant to run until stopped: the trap guard would hold it.
+    await page.locator('details.settings').evaluate((details) => details.setAttribute('open', ''));
+    await page.getByLabel('Hold suspected crawler traps').setChecked(false);
+  }
   await page.getByRole('textbox', { name: 'Seed URL' }).fill(seeds.join('\n'));
   await page.getByRole('button', { name: 'Start crawl' }).click();
   await expect.poll(async () => page.getByTestId('counter-status').textContent(), { timeout: 10_000 }).not.toBe('idle');

@@ -7,6 +7,7 @@
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { LinkPipeline } from '../links/link-pipeline';
+import type { TrapGuard } from '../traps/trap-guard';
 import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlError, UrlOutcome } from '../store/ports';
@@ -42,6 +43,8 @@ export interface ResultCommitterOptions {
   onError(error: Error): void;
   /** Longest time a finished fetch waits before its commit, ms. @default 500 */
   commitIntervalMs?: number;
+  /** The crawl's trap guard (engine/traps): screens every page's links and counts its content; absent when trapGuard is off. */
+  traps?: TrapGuard;
   /** Epoch ms (the batch's enqueue time). @default Date.now */
   now?: () => number;
 }
@@ -156,7 +159,8 @@ export class ResultCommitter {
       else if (message.type === 'page') this.addPage(batch, url, message.result, disposition);
       else batch.outcomes.push({ kind: 'failed', url, error: message.error, disposition });
     }
-    return batch;
+    const traps = this.options.traps?.takeFound() ?? [];
+    return traps.length > 0 ? { ...batch, traps } : batch;
   }
 
   private addPage(batch: BatchDraft, url: ClaimedUrl, page: PageResult, disposition: Disposition): void {
@@ -203,6 +207,9 @@ export class ResultCommitter {
     if (page.status >= 400) batch.outcomes.push({ kind: 'failed', url, error: httpError(page), disposition });
     else batch.outcomes.push({ kind: 'done', url, disposition });
     const { candidates, links } = this.options.links.pageLinks(url, page);
+    // The page's content first: a template it completes holds this very page's links.
+    if (content && page.status < 300) this.options.traps?.observePage(url.url, content.minhash);
+    this.options.traps?.screen(url.url, candidates);
     const rows = this.options.links.linkRows(url.id, links);
     // A page holds up to MAX_LINKS_PER_PAGE links: appended one by one (a spread of 200k arguments overflows the stack).
     append(batch.candidates, candidates);
@@ -223,6 +230,7 @@ export class ResultCommitter {
       return;
     }
     const target = verdict.candidate;
+    this.options.traps?.screen(url.url, [target]);
     batch.candidates.push(target);
     batch.outcomes.push({ kind: 'redirected', url, disposition, target: { key: target.normalizedKey, url: target.url }, rawUrl: verdict.raw, maxHops: this.options.settings.maxRedirects + 1 });
     const alias = this.options.links.alias(target.normalizedKey, verdict.raw, url.id);

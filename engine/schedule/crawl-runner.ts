@@ -9,7 +9,9 @@ import { CodedError, type Result } from '../../shared/types/result';
 import { ResultCommitter } from '../commit/result-committer';
 import { LinkPipeline } from '../links/link-pipeline';
 import type { UrlIdentity } from '../links/url-identity';
-import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome } from '../store/ports';
+import type { TrapState } from '../../shared/types/traps';
+import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome, TrapStateChange } from '../store/ports';
+import { TrapGuard } from '../traps/trap-guard';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
 import { housekeepingStats, ProgressMeter, type HousekeepingStats } from './progress';
 import { settle } from './retry-policy';
@@ -75,6 +77,8 @@ export class CrawlRunner {
   private readonly links: LinkPipeline;
   private readonly committer: ResultCommitter;
   private readonly scheduler: Scheduler;
+  /** The crawl's trap guard; null when settings.trapGuard is off. */
+  private readonly traps: TrapGuard | null;
   private pool: WorkerPool | null = null;
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
@@ -104,6 +108,7 @@ export class CrawlRunner {
       ...(stores.robots ? { store: stores.robots, onStoreError: (error: Error) => void this.abort(error) } : {}),
     });
     this.links = new LinkPipeline({ settings, seeds: options.seeds, identify: options.identify, countRefusal });
+    this.traps = settings.trapGuard ? new TrapGuard() : null;
     this.committer = new ResultCommitter({
       stores,
       settings,
@@ -112,6 +117,7 @@ export class CrawlRunner {
       onWindowCommitted: () => this.scheduler.pump(),
       onError: (error) => void this.abort(error),
       ...(options.commitIntervalMs !== undefined ? { commitIntervalMs: options.commitIntervalMs } : {}),
+      ...(this.traps ? { traps: this.traps } : {}),
     });
     this.scheduler = new Scheduler({
       frontier: stores.frontier,
@@ -149,8 +155,9 @@ export class CrawlRunner {
     const { writer } = this.stores;
     try {
       // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
-      const [duplicates, seedRedirectTargets] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets()]);
+      const [duplicates, seedRedirectTargets, knownTraps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps()]);
       this.meter.countDuplicate(duplicates);
+      this.traps?.addKnown(knownTraps);
       this.links.addSeedRedirectTargets(seedRedirectTargets);
       const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
       await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
@@ -207,6 +214,23 @@ export class CrawlRunner {
     const outcome = await this.stores.frontier.refetch(urlId, this.now());
     if (outcome === 'queued') this.scheduler.pump();
     return outcome;
+  }
+
+  /**
+   * Releases or excludes a suspected crawler trap of this crawl (or suspects it again): released,
+   * its held URLs go back to pending and are fetched, and the guard no longer holds its matches;
+   * excluded, they stay held and new matches are held too.
+   * @returns the change, or null when the crawl has no such trap
+   * @throws CodedError CRAWL_NOT_RUNNING when the run is over or stopping (change the database instead);
+   *   a storage error when the write is refused
+   */
+  async setTrapState(trapId: number, state: TrapState): Promise<TrapStateChange | null> {
+    if (!this.finished || this.finishing) throw new CodedError('CRAWL_NOT_RUNNING', `Crawl ${this.crawlId} is not running: its traps are changed in the database directly`);
+    const change = await this.stores.frontier.setTrapState(trapId, state, this.now());
+    if (change === null) return null;
+    this.traps?.setState(change.pattern, state);
+    if (change.released > 0) this.scheduler.pump();
+    return change;
   }
 
   /**

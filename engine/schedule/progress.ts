@@ -64,6 +64,7 @@ export class ProgressMeter {
       inFlight: counts.inFlight,
       errors: counts.error,
       blocked: counts.blocked,
+      held: counts.held,
       pagesPerSecond: Math.round((this.completions.length * 1000 * 10) / windowMs) / 10,
       elapsedMs: now - this.startedAtMs,
       refusedByRule: { ...this.refusals },

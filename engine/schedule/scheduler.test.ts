@@ -158,7 +158,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     // Each fetch ends 100 ms after its dispatch; the next one waits minDelayMs from there.
     expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_100, 2_200]);
     expect(h.finished).toEqual(['finished']);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 3, error: 0, blocked: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 3, error: 0, blocked: 0, held: 0 });
   });
 
   it('never has more than maxInFlightPerHost fetches to one host, while other hosts use the free slots', async () => {
@@ -190,7 +190,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(h.dispatched.map((entry) => entry.atMs - START_MS)).toEqual([0, 1_000, 3_000]);
     await h.answer(h.dispatched[2]!.seq, timeout);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 0, error: 1, blocked: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 0, error: 1, blocked: 0, held: 0 });
     expect(h.finished).toEqual(['finished']);
   });
 
@@ -218,7 +218,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     ]);
     expect(h.stores.frontier.counts()).toMatchObject({ pending: 0, inFlight: 2 });
     await h.stop();
-    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 0, error: 0, blocked: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
     expect(h.finished).toEqual(['stopped']);
   });
 
@@ -232,7 +232,7 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     await h.answer(h.dispatched[1]!.seq, ok);
     expect(h.dispatched).toHaveLength(2);
     expect(h.finished).toEqual(['stopped']);
-    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0, blocked: 0 });
+    expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0, blocked: 0, held: 0 });
   });
 
   it('with a store that answers later, never runs two claims at once', async () => {

@@ -16,6 +16,8 @@
  */
 import type { CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
 import type { Indexability } from '../../shared/types/pages';
+import type { TrapState } from '../../shared/types/traps';
+import type { TrapSuspicion } from '../traps/suspicion';
 import type { PageContent } from '../worker/protocol';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
@@ -39,6 +41,11 @@ export interface FrontierCandidate {
   discoveredFrom: number | null;
   /** Consecutive redirects that led to the URL (a redirect target: the redirecting URL's + 1). @default 0 */
   redirectHops?: number;
+  /**
+   * The pattern of the suspected (or excluded) crawler trap that holds it (engine/traps/trap-guard.ts):
+   * a new URL is stored in state `held` under that trap instead of pending. Absent: not held.
+   */
+  heldBy?: string;
 }
 
 /** A URL handed out for fetching (state now in_flight). */
@@ -69,6 +76,8 @@ export interface FrontierCounts {
   error: number;
   /** Refused by robots.txt before any request (not an error). */
   blocked: number;
+  /** Held by a suspected crawler trap: not fetched until the trap is released. */
+  held: number;
 }
 
 /** Politeness knobs of the frontier (IIR 20.2.3; Heritrix's delayFactor/minDelayMs/maxDelayMs). */
@@ -119,8 +128,8 @@ export interface HostState {
   waitingReason: HostWaitReason | null;
 }
 
-/** What {@link FrontierStore.refetch} did: re-queued it, or why not (already queued, being fetched, no such URL in the crawl). */
-export type RefetchOutcome = 'queued' | 'already-queued' | 'in-flight' | 'not-found';
+/** What {@link FrontierStore.refetch} did: re-queued it, or why not (already queued, being fetched, held by a crawler trap: release the trap, no such URL in the crawl). */
+export type RefetchOutcome = 'queued' | 'already-queued' | 'in-flight' | 'held' | 'not-found';
 
 /** A fetch's error as stored with its URL (`code` e.g. TIMEOUT, HTTP_404, ROBOTS_DISALLOWED). */
 export interface UrlError {
@@ -164,8 +173,29 @@ export interface FrontierStore {
   counts(): FrontierCounts;
   /** Live back-queue state of every host this store has met, at `nowMs` (epoch ms). */
   hostStates(nowMs: number): HostState[];
+  /**
+   * Sets a crawler trap's state (shared/types/traps.ts), in one transaction: `released` puts every
+   * URL it holds back to pending (their hosts wake); `excluded` and `suspected` keep them held.
+   * @param nowMs epoch ms (the trap's updated time; released hosts wake at it)
+   * @returns the trap's pattern and how many URLs went back to pending; null when the crawl has no such trap
+   */
+  setTrapState(trapId: number, state: TrapState, nowMs: number): Promise<TrapStateChange | null>;
   /** The politeness delay after a fetch that took `fetchMs`, ms (IIR 20.2.3: k × fetch time, clamped). */
   politenessDelayMs(fetchMs: number, extraDelayMs?: number): number;
+}
+
+/** What {@link FrontierStore.setTrapState} did. */
+export interface TrapStateChange {
+  pattern: string;
+  host: string;
+  /** URLs that went back to pending (0 unless released). */
+  released: number;
+}
+
+/** A URL a new trap took from pending to held (its host's read-ahead must drop it). */
+export interface HeldUrl {
+  id: number;
+  host: string;
 }
 
 /** A page row as the committer writes it. */
@@ -315,6 +345,12 @@ export interface CommitBatch {
   outcomes?: readonly UrlOutcome[];
   links?: readonly LinkWrite[];
   aliases?: readonly AliasWrite[];
+  /**
+   * Crawler traps found since the last batch (engine/traps): stored before the candidates (which
+   * name them by pattern in `heldBy`); then every pending URL of the crawl on the trap's host that
+   * its pattern matches becomes held.
+   */
+  traps?: readonly TrapSuspicion[];
   /** The crawl row's new status (epoch ms `finishedAtMs`; null while the crawl may go on). */
   status?: { status: CrawlStatus; finishedAtMs: number | null };
 }
@@ -329,6 +365,10 @@ export interface CommitResult {
   duplicates: number;
   /** URL ids of redirects failed as REDIRECT_LOOP. */
   redirectLoops: number[];
+  /** New URLs stored held (their `heldBy` trap matched). @default 0 */
+  held?: number;
+  /** Pending URLs the batch's new traps took to held. @default [] */
+  heldFromPending?: HeldUrl[];
 }
 
 /** Writes of one crawl's results, and the crawl row. */
@@ -348,6 +388,8 @@ export interface CrawlWriter {
   duplicateCount(): Promise<number>;
   /** Redirect targets of the crawl's seeds stored so far (to widen a resumed crawl's scope). */
   seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]>;
+  /** The crawl's stored traps (host, pattern, state), for a resumed run's trap guard. */
+  knownTraps(): Promise<{ host: string; pattern: string; state: TrapState }[]>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */

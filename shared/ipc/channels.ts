@@ -46,6 +46,8 @@ export const IPC_CHANNELS = [
   'dust.accept',
   'dust.undo',
   'dust.groupRules',
+  'frontier.queryTraps',
+  'frontier.setTrapState',
 ] as const;
 
 /** A request channel name. */

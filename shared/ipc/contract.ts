@@ -4,6 +4,7 @@ import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/over
 import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
 import type { DustReport, ListedProposal, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
+import type { TrapRow, TrapState } from '../types/traps';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -113,6 +114,10 @@ export interface IpcResponses {
   'dust.undo': RuleUndoOutcome;
   /** Proposals whose rule takes a member of the content group to another member. */
   'dust.groupRules': ListedProposal[];
+  /** The crawler traps the trap guard suspected in a crawl, with evidence and held counts (issue 12). */
+  'frontier.queryTraps': TrapRow[];
+  /** A trap released (its held URLs back to pending) or excluded for good; `message` says what happened, in words. */
+  'frontier.setTrapState': { trapId: number; state: TrapState; released: number; message: string };
 }
 
 /** Payload of each push event. */

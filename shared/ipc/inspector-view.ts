@@ -149,7 +149,7 @@ export interface UrlInspection {
 
 /** Answer of `urls.refetch`. */
 export interface RefetchAnswer {
-  outcome: 'queued' | 'already-queued' | 'in-flight';
+  outcome: 'queued' | 'already-queued' | 'in-flight' | 'held';
   /** What happened, in words. */
   message: string;
 }

@@ -24,7 +24,7 @@ const savedSettingsPatch = z
   .partial()
   .strict();
 
-const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups', 'versions'] as const;
+const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups', 'versions', 'traps'] as const;
 const exportFormats = ['csv', 'jsonl'] as const;
 
 /** The views' channels' request schemas, spread into `requestSchemas` (schemas.ts). */
@@ -36,6 +36,8 @@ export const viewRequestSchemas = {
   'crawl.getRecovery': z.object({}).strict(),
   'crawl.discardRecovery': crawlId,
   'frontier.queryHosts': z.object({ ...page, text: z.string().max(253).optional() }).strict(),
+  'frontier.queryTraps': crawlId,
+  'frontier.setTrapState': z.object({ crawlId: id, trapId: id, state: z.enum(['released', 'excluded']) }).strict(),
   'duplicates.queryUrlGroups': z.object({ ...page, text: z.string().max(2048).optional() }).strict(),
   'duplicates.getUrlGroup': z.object({ crawlId: id, urlId: id }).strict(),
   'duplicates.queryContentGroups': z.object({ ...page, kind: z.enum(['exact', 'near']).optional() }).strict(),

@@ -121,6 +121,7 @@ const SPECS = {
   tld: { schema: validated(validateTldConfig), unit: 'config', description: 'Registrable-domain configuration (seed 000 lists or PSL mode).' },
   nearDuplicateThreshold: { schema: z.number().min(0.5).max(1), unit: 'ratio', description: 'Estimated Jaccard similarity from which two pages are near-duplicates (IIR 19.6).' },
   pageTextChars: { schema: whole(0, 1_000_000), unit: 'characters', description: 'Characters of each page\'s visible text kept for near-duplicate diffs (0 keeps none).' },
+  trapGuard: { schema: z.boolean(), unit: 'boolean', description: 'Detect crawler traps and hold their URLs (state held) until released (IIR 20.2; Heritrix trap rules).' },
 } satisfies Specs;
 
 /** The crawl settings, keyed by setting: schema, default, unit and description of each. */

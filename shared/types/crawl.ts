@@ -9,12 +9,14 @@ import { DEFAULT_TLD_CONFIG, type TldConfig } from '../url/tld-config';
 /**
  * A URL's place in the frontier, after seed 004's page states: pending (its state 0),
  * in flight, done (its "time indexed"), error (its blacklisted state 2), and blocked: refused by
- * robots.txt before any request (RFC 9309), not an error (urls.robots_line names the rule).
+ * robots.txt before any request (RFC 9309), not an error (urls.robots_line names the rule), and
+ * held: a suspected crawler trap holds it (issue 12; urls.trap_id names the trap): not fetched, not
+ * lost, back to pending when the user releases the trap.
  */
-export type UrlState = 'pending' | 'in_flight' | 'done' | 'error' | 'blocked';
+export type UrlState = 'pending' | 'in_flight' | 'done' | 'error' | 'blocked' | 'held';
 
 /** Every URL state, in the order the Frontier view's state filter lists them. */
-export const URL_STATES: readonly UrlState[] = ['pending', 'in_flight', 'done', 'error', 'blocked'];
+export const URL_STATES: readonly UrlState[] = ['pending', 'in_flight', 'done', 'error', 'blocked', 'held'];
 
 /**
  * Which discovered links stay in the crawl.
@@ -131,6 +133,11 @@ export interface CrawlSettings {
    * diffs); 0 keeps none. Costs up to this many bytes per page.
    */
   pageTextChars: number;
+  /**
+   * Crawler-trap detection (issue 12; engine/traps/): URLs of a suspected trap pattern are held
+   * (state `held`) instead of fetched, until released.
+   */
+  trapGuard: boolean;
 }
 
 /**
@@ -176,6 +183,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   tld: DEFAULT_TLD_CONFIG,
   nearDuplicateThreshold: 0.9,
   pageTextChars: 2_000,
+  trapGuard: true,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */
@@ -194,6 +202,8 @@ export interface CrawlProgress {
   errors: number;
   /** URLs robots.txt refused (state blocked): never requested, not counted as errors. */
   blocked: number;
+  /** URLs a suspected crawler trap holds (state held): not fetched until the trap is released. */
+  held: number;
   /** Fetch rate over the last few seconds. */
   pagesPerSecond: number;
   elapsedMs: number;
@@ -215,6 +225,8 @@ export interface CrawlSummary {
   errors: number;
   /** URLs robots.txt refused (state blocked), not counted in `errors`. */
   blocked: number;
+  /** URLs a suspected crawler trap holds (state held). */
+  held: number;
   settings: CrawlSettings;
 }
 

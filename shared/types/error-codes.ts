@@ -79,6 +79,7 @@ export const CRAWL_ERROR_CODES = {
   URL_REGEX_TOO_SLOW: { class: 'stop-crawl', advice: 'The regular expression took too long over this crawl: narrow it with the other filters (host, status) or use "URL contains".' },
   REGEX_UNAVAILABLE: { class: 'stop-crawl', advice: 'This runtime has no linear-time regular expression engine: use "URL contains" without the regex switch.' },
   VERSION_TEMPLATE_NOT_FOUND: { class: 'stop-crawl', advice: 'No version URL template with that id in this crawl (a template is listed once it has two versions): reload the Versions list.' },
+  TRAP_NOT_FOUND: { class: 'stop-crawl', advice: 'No crawler trap with that id or pattern in this crawl: list them with crawlbench traps --db FILE (or the Frontier view).' },
   INVALID_PATH_PREFIX: { class: 'stop-crawl', advice: 'A site-tree directory starts and ends with "/": pick the node again from the tree.' },
   // DUST rules (shared/url/dust, engine/store/sqlite/crawl-rules.ts): the request fails, the crawl is not touched
   INVALID_DUST_RULE: { class: 'stop-crawl', advice: 'The DUST rule is not well formed (see the message): accept one that crawlbench dust proposes.' },

@@ -29,7 +29,7 @@ describe('crawlbench crawl (CLI)', () => {
       expect(uris.length).toBe(new Set(uris).size);
       const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
       expect(summary).toMatchObject({ frontierLeft: 0, db: path.resolve(db) });
-      expect(Object.keys(summary).sort()).toEqual(['blocked', 'crawlId', 'db', 'errors', 'frontierLeft', 'pagesFetched', 'seconds']);
+      expect(Object.keys(summary).sort()).toEqual(['blocked', 'crawlId', 'db', 'errors', 'frontierLeft', 'held', 'pagesFetched', 'seconds']);
       return { summary, pages: htmlPages(db) };
     });
     // wget -r on the same nginx finds 526 HTML pages; the crawl also fetches one linked .py file (non-HTML, recorded, not parsed).

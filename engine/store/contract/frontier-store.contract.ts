@@ -77,7 +77,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           expect(await add(stores, [candidate('a.test', 'x'), candidate('a.test', 'x'), candidate('a.test', 'y')], 10)).toBe(2);
           const respelled = { ...candidate('a.test', 'X-other-spelling'), normalizedKey: 'key:http://a.test/x' };
           expect(await add(stores, [respelled, candidate('a.test', 'z')], 20)).toBe(1);
-          expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
           // The first spelling met is the URL fetched.
           expect((await frontier.claimBatch(10, 20)).map((url) => url.url)).toEqual(['http://a.test/x', 'http://a.test/y', 'http://a.test/z']);
         }));
@@ -102,9 +102,9 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const claimed = await frontier.claimBatch(2, 0);
           expect(claimed).toHaveLength(2);
           expect(claimed[0]).toEqual({ id: expect.any(Number), url: 'http://a.test/p0', host: 'a.test', depth: 0, attempts: 0, redirectHops: 0 });
-          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 2, done: 0, error: 0, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 2, done: 0, error: 0, blocked: 0, held: 0 });
           await record(stores, 5, done(claimed[0]!, { fetchMs: 5, nowMs: 5, httpStatus: 200 }), { kind: 'failed', url: claimed[1]!, error: { code: 'HTTP_404', message: 'HTTP 404' }, disposition: { fetchMs: 5, nowMs: 5, httpStatus: 404 } });
-          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 1, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 1, blocked: 0, held: 0 });
           const rest = await frontier.claimBatch(10, 10);
           // Breadth first: the depth-2 URL comes last.
           expect(rest.map((url) => [url.url, url.redirectHops])).toEqual([
@@ -120,14 +120,14 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const [blocked] = await frontier.claimBatch(1, 0);
           const reason = { code: 'ROBOTS_DISALLOWED', message: 'robots.txt disallows it' };
           await record(stores, 0, { kind: 'blocked', url: blocked!, reason, robotsLine: '2: Disallow: /private/', disposition: { fetchMs: 0, nowMs: 0 } });
-          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1 });
+          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1, held: 0 });
           // Its host slot is free at once (nothing was fetched), and the URL is not handed out again.
           const next = await frontier.claimBatch(10, 0);
           expect(next.map((url) => url.url)).toEqual(['http://a.test/y']);
           expect(await add(stores, [candidate('a.test', 'private/x')], 1)).toBe(0);
           // A new process counts it as blocked too.
           const reopened = await h.reopen(stores, OPEN);
-          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1 });
+          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 1, held: 0 });
         }));
 
       it('refetch puts a settled URL back first in its host\'s queue (Re-fetch now); a queued, in-flight or unknown URL is left alone', () =>
@@ -137,7 +137,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const [x] = await frontier.claimBatch(1, 0);
           await record(stores, 1, done(x!, { fetchMs: 0, nowMs: 1, httpStatus: 200 }));
           expect(await frontier.refetch(x!.id, 2)).toBe('queued');
-          expect(frontier.counts()).toEqual({ pending: 4, inFlight: 0, done: 0, error: 0, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 4, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
           expect(await frontier.refetch(x!.id, 2)).toBe('already-queued');
           const [again] = await frontier.claimBatch(1, 2);
           expect(again!.id).toBe(x!.id);
@@ -151,7 +151,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           await add(stores, [candidate('a.test', 'x')], 0);
           const [url] = await frontier.claimBatch(1, 0);
           await record(stores, 100, { kind: 'requeued', url: url!, disposition: { fetchMs: 0, nowMs: 100, extraDelayMs: 2_000, extraDelayReason: 'Retry-After backoff' } });
-          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
           expect(frontier.nextEligibleAtMs()).toBe(2_100);
           expect(frontier.hostStates(1_000)).toEqual([{ host: 'a.test', inFlight: 0, nextEligibleAtMs: 2_100, waitingReason: 'Retry-After backoff' }]);
           expect(await frontier.claimBatch(1, 2_099)).toEqual([]);
@@ -258,7 +258,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           });
           expect(result).toEqual({ added: 1, addedHosts: ['b.test'], duplicates: 0, redirectLoops: [] });
           expect(await h.storedRows(stores)).toEqual({ urls: 3, pages: 1, links: 3 });
-          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 0, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 0, blocked: 0, held: 0 });
         }));
 
       it('a page fetched again replaces its link rows instead of adding to them', () =>
@@ -296,7 +296,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           const back = await writer.commit({ nowMs: 2, candidates: [a], outcomes: [{ kind: 'redirected', url: urlB!, disposition: { fetchMs: 1, nowMs: 2, httpStatus: 301 }, target: { key: a.normalizedKey, url: a.url }, rawUrl: '/a', maxHops: 21 }] });
           expect(back).toEqual({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [urlB!.id] });
           expect(frontier.counts()).toMatchObject({ done: 1, error: 1, inFlight: 0 });
-          expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 1, error: 1, blocked: 0 });
+          expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 1, error: 1, blocked: 0, held: 0 });
         }));
 
       it('runs the content-seen test on the pages that take part, and counts the duplicates', () =>
@@ -341,7 +341,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           expect(await h.storedRows(stores)).toEqual(before);
           // A store is dropped after a failed batch (the run aborts); the next one sees the seed pending again.
           const reopened = await h.reopen(stores, OPEN);
-          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0 });
+          expect(reopened.frontier.counts()).toEqual({ pending: 1, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
         }));
 
       it('sets the crawl status with a batch, and alone', () =>
@@ -363,7 +363,7 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           await record(stores, 1, done(claimed[0]!, { fetchMs: 1, nowMs: 1, httpStatus: 200 }));
           // The process dies with claimed[1] and claimed[2] in flight.
           const reopened = await h.reopen(stores, { ...OPEN, maxInFlightPerHost: 5 });
-          expect(reopened.frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0 });
+          expect(reopened.frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0, held: 0 });
           const again = await reopened.frontier.claimBatch(10, 0);
           expect(again.map((url) => url.url)).toEqual(['http://a.test/p1', 'http://a.test/p2', 'http://a.test/p3']);
           expect(again.map((url) => url.id)).not.toContain(claimed[0]!.id);

@@ -1,13 +1,15 @@
 /** The crawl writer over SQLite: one CommitBatch, one BEGIN IMMEDIATE transaction (store/ports.ts CrawlWriter). */
 import type { Statement } from 'better-sqlite3';
 import type { CrawlStatus } from '../../../shared/types/crawl';
-import type { AliasWrite, CommitBatch, CommitResult, LinkWrite, PageWrite, StoredRobots, UrlOutcome } from '../ports';
+import type { TrapState } from '../../../shared/types/traps';
+import type { AliasWrite, CommitBatch, CommitResult, HeldUrl, LinkWrite, PageWrite, StoredRobots, TrapStateChange, UrlOutcome } from '../ports';
 import { sketchToBlob, type ContentDedupe } from './content-dedupe';
 import type { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
 import type { SqliteRobotsStore } from './robots-store';
+import type { TrapRows } from './trap-rows';
 import type { VersionIndex } from './version-index';
 
 /** What the writer writes through: the crawl's repository, frontier, content index and redirect chains on one connection. */
@@ -21,6 +23,7 @@ export interface SqliteCrawlWriterParts {
   robots: SqliteRobotsStore;
   /** Version URL templates of the URLs stored (seed 001; version-index.ts). */
   versions: VersionIndex;
+  traps: TrapRows;
 }
 
 /**
@@ -39,6 +42,8 @@ export interface CrawlRowWriter {
   setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void>;
   /** Stores a fetched robots.txt (store/ports.ts RobotsStore.save): on the writer's connection, the crawl's one writer. */
   saveRobots(entry: StoredRobots): Promise<void>;
+  /** Sets a crawler trap's state (store/ports.ts FrontierStore.setTrapState). */
+  setTrapState(trapId: number, state: TrapState, nowMs: number): Promise<TrapStateChange | null>;
   /** Ends the writer after the writes already asked for (a thread exits; a same-thread writer does nothing). */
   close(): Promise<void>;
 }
@@ -78,20 +83,30 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     await this.parts.robots.save(entry);
   }
 
+  async setTrapState(trapId: number, state: TrapState, nowMs: number): Promise<TrapStateChange | null> {
+    return this.parts.db.transaction(() => this.parts.traps.changeState(trapId, state, nowMs)).immediate();
+  }
+
   async close(): Promise<void> {}
 
   /** The batch, in the order CommitBatch documents (inside the transaction). */
   private write(batch: CommitBatch): CommitResult {
-    const { frontier } = this.parts;
+    const { frontier, traps } = this.parts;
     this.targetUrls = new Map();
     const ids = new Map<string, number>();
     let addedHosts: string[] = [];
+    let held = 0;
+    // Traps first (candidates name them by pattern); their pending matches once the candidates are in.
+    const newTraps = batch.traps && batch.traps.length > 0 ? traps.record(batch.traps, batch.nowMs) : [];
     if (batch.candidates && batch.candidates.length > 0) {
-      const result = frontier.insert(batch.candidates, batch.nowMs);
+      const result = frontier.insert(batch.candidates, batch.nowMs, (pattern) => traps.holdingIdOf(pattern));
       addedHosts = result.addedHosts;
+      held = result.held.length;
+      for (const url of result.held) traps.addExample(url.trapId, url.url);
       batch.candidates.forEach((candidate, index) => ids.set(candidate.normalizedKey, result.ids[index]!));
       for (const index of result.added) this.parts.versions.add({ id: result.ids[index]!, normalized: batch.candidates[index]!.normalized });
     }
+    const heldFromPending: HeldUrl[] = newTraps.length > 0 ? traps.holdPending(newTraps) : [];
     const idOf = (key: string): number => {
       let id = ids.get(key);
       if (id === undefined) {
@@ -108,7 +123,8 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     for (const link of batch.links ?? []) this.writeLink(link, idOf);
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
-    return { added: addedHosts.length, addedHosts, duplicates, redirectLoops };
+    // The trap fields only when a trap acted (most batches: none).
+    return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, ...(held > 0 ? { held } : {}), ...(heldFromPending.length > 0 ? { heldFromPending } : {}) };
   }
 
   /** @returns true when the content-seen test found the page a duplicate */

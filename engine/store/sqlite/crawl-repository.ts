@@ -88,7 +88,7 @@ export class CrawlReader {
 
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
-    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0, blocked: 0 };
+    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0, blocked: 0, held: 0 };
     const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
     for (const row of rows) counts[row.state] = row.n;
     return counts;
@@ -106,6 +106,7 @@ export class CrawlReader {
       queued: counts.pending + counts.in_flight,
       errors: counts.error,
       blocked: counts.blocked,
+      held: counts.held,
       // Each field by its setting's schema; a missing or invalid one takes its default (an older database).
       settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
     };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { frontierStoreContract, type StoreHarness } from '../contract/frontier-store.contract';
 import { robotsStoreContract } from '../contract/robots-store.contract';
+import { trapStoreContract } from '../contract/trap-store.contract';
 import type { CrawlStores, PolitenessPolicy } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
@@ -31,6 +32,7 @@ function sqliteHarness(): StoreHarness {
 
 frontierStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
 robotsStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
+trapStoreContract('SQLite (better-sqlite3, :memory:)', sqliteHarness);
 
 /** The same stores with their writes on the store-writer thread: a database file in a temp folder. */
 function writerThreadHarness(): StoreHarness {
@@ -61,3 +63,4 @@ function writerThreadHarness(): StoreHarness {
 }
 
 frontierStoreContract('SQLite with the store-writer thread (file)', writerThreadHarness);
+trapStoreContract('SQLite with the store-writer thread (file)', writerThreadHarness);

@@ -17,7 +17,9 @@ import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
 import { SqliteRobotsStore } from './robots-store';
 import { VersionIndex } from './version-index';
+import { TrapRows } from './trap-rows';
 import { WriterThreadClient } from './writer-client';
+import { storedTraps } from './queries/trap-queries';
 
 /** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
 export type SqliteStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>;
@@ -49,6 +51,7 @@ export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings:
     chains: new RedirectChains(db),
     robots: new SqliteRobotsStore(db, crawlId),
     versions,
+    traps: new TrapRows(db, crawlId),
   });
 }
 
@@ -77,6 +80,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     summary: async () => reader.getCrawl(crawlId),
     duplicateCount: async () => reader.duplicateCount(crawlId),
     seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
+    knownTraps: async () => storedTraps(db, crawlId),
   });
 }
 
@@ -84,7 +88,13 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
 const SETTLED_STATE: Readonly<Record<UrlOutcome['kind'], SettledState>> = { done: 'done', redirected: 'done', failed: 'error', blocked: 'blocked', requeued: 'pending' };
 
 /** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
-function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: RobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
+function composeStores(
+  crawlId: number,
+  queues: SqliteFrontier,
+  rows: CrawlRowWriter,
+  robots: RobotsStore,
+  reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets' | 'knownTraps'>,
+): CrawlStores {
   const frontier: FrontierStore = {
     async claimBatch(max, nowMs) {
       const claimed = queues.claimQueued(max, nowMs);
@@ -99,6 +109,11 @@ function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWr
     nextEligibleAtMs: () => queues.nextEligibleAtMs(),
     counts: () => queues.counts(),
     hostStates: (nowMs) => queues.hostStates(nowMs),
+    async setTrapState(trapId, state, nowMs) {
+      const change = await rows.setTrapState(trapId, state, nowMs);
+      if (change !== null) queues.noteReleased(change.host, change.released, nowMs);
+      return change;
+    },
     politenessDelayMs: (fetchMs, extraDelayMs) => queues.politenessDelayMs(fetchMs, extraDelayMs),
   };
   return {
@@ -111,6 +126,7 @@ function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWr
         const result = await rows.commit(batch);
         for (let i = 0; i < result.redirectLoops.length; i += 1) queues.noteRedirectLoop();
         queues.noteAdded(result.addedHosts, batch.nowMs);
+        queues.noteHeld(result.held ?? 0, result.heldFromPending ?? []);
         queues.settled(
           (batch.outcomes ?? []).map((outcome) => outcome.url.id),
           batch.nowMs,

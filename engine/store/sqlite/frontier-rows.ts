@@ -13,18 +13,21 @@ import type { WritableDB } from './database';
 export interface InsertResult {
   /** `ids[i]`: the URL id of `candidates[i]`, new or already known. */
   ids: number[];
-  /** The host of each candidate that was new (one entry per new URL, in candidate order). */
+  /** The host of each candidate that was new and pending (one entry per new URL, in candidate order). */
   addedHosts: string[];
-  /** The index in `candidates` of each candidate that was new (parallel to `addedHosts`). */
+  /** The index in `candidates` of each candidate that was new, pending or held, in candidate order. */
   added: number[];
+  /** New candidates stored held (their `heldBy` trap is known), with their trap ids. */
+  held: { id: number; trapId: number; url: string }[];
 }
 
 /** A URL's state before "Re-fetch now" queued it again; null when it is not in the crawl. */
-export type RefetchRow = { previousState: 'pending' | 'in_flight' | 'done' | 'error' | 'blocked'; host: string; queued: boolean } | null;
+export type RefetchRow = { previousState: 'pending' | 'in_flight' | 'done' | 'error' | 'blocked' | 'held'; host: string; queued: boolean } | null;
 
 /** Writes a crawl's URL rows; callers group the calls in transactions. */
 export class FrontierRows {
   private readonly insertUrl: Statement;
+  private readonly insertHeldUrl: Statement;
   private readonly idByKey: Statement;
   private readonly markInFlight: Statement;
   private readonly markDone: Statement;
@@ -43,6 +46,10 @@ export class FrontierRows {
     this.insertUrl = db.prepare(
       `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
+    );
+    this.insertHeldUrl = db.prepare(
+      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops, trap_id)
+       VALUES (?, ?, ?, ?, ?, ?, 'held', ?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
     );
     this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
     this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1, claimed_at_ms = ? WHERE id = ?`);
@@ -63,28 +70,34 @@ export class FrontierRows {
 
   /**
    * The URL-seen test (IIR 20.2): each candidate is inserted unless its normalized key is known
-   * (a bounded cache first, then the unique index). Priority is the depth (breadth-first).
+   * (a bounded cache first, then the unique index). Priority is the depth (breadth-first). A new
+   * candidate whose `heldBy` names a trap `trapIdOf` knows is stored held under it (issue 12).
    */
-  insert(candidates: readonly FrontierCandidate[], nowMs: number): InsertResult {
+  insert(candidates: readonly FrontierCandidate[], nowMs: number, trapIdOf?: (pattern: string) => number | undefined): InsertResult {
     const ids: number[] = [];
     const addedHosts: string[] = [];
     const added: number[] = [];
+    const held: InsertResult['held'] = [];
     for (const c of candidates) {
       const known = this.seen.get(c.normalizedKey);
       if (known !== undefined) {
         ids.push(known);
         continue;
       }
-      const info = this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0);
+      const trapId = c.heldBy === undefined ? undefined : trapIdOf?.(c.heldBy);
+      const info =
+        trapId === undefined
+          ? this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0)
+          : this.insertHeldUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0, trapId);
       const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
       this.seen.set(c.normalizedKey, id);
       ids.push(id);
-      if (info.changes !== 0) {
-        addedHosts.push(c.host);
-        added.push(ids.length - 1);
-      }
+      if (info.changes === 0) continue;
+      added.push(ids.length - 1);
+      if (trapId === undefined) addedHosts.push(c.host);
+      else held.push({ id, trapId, url: c.url });
     }
-    return { ids, addedHosts, added };
+    return { ids, addedHosts, added, held };
   }
 
   /** Marks claimed URLs in flight (one more attempt each), claimed at `nowMs` (epoch ms). */
@@ -116,7 +129,8 @@ export class FrontierRows {
   refetch(urlId: number): RefetchRow {
     const row = this.stateById.get(urlId, this.crawlId) as { state: NonNullable<RefetchRow>['previousState']; host: string } | undefined;
     if (!row) return null;
-    if (row.state === 'pending' || row.state === 'in_flight') return { previousState: row.state, host: row.host, queued: false };
+    // A held URL waits for its trap's release: "Re-fetch now" does not bypass it.
+    if (row.state === 'pending' || row.state === 'in_flight' || row.state === 'held') return { previousState: row.state, host: row.host, queued: false };
     this.markRefetch.run(urlId);
     return { previousState: row.state, host: row.host, queued: true };
   }

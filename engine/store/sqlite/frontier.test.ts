@@ -56,7 +56,7 @@ describe('SqliteFrontier', () => {
         { k: 'key:http://a.test/y', url: 'http://a.test/y' },
         { k: 'key:http://a.test/z', url: 'http://a.test/z' },
       ]);
-      expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 3, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 });
     });
 
     it('dedupes within a single add call', () => {
@@ -215,7 +215,7 @@ describe('SqliteFrontier', () => {
       // The outcome, recorded later, counts the page but does not release the host a second time.
       frontier.complete(first!, { fetchMs: 5, nowMs: 10 });
       expect(frontier.claimBatch(5, 10_000)).toEqual([]);
-      expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 1, inFlight: 1, done: 1, error: 0, blocked: 0, held: 0 });
       expect(dbStates()).toMatchObject({ pending: 1, in_flight: 1, done: 1 });
     });
 
@@ -307,8 +307,8 @@ describe('SqliteFrontier', () => {
     it('stay consistent with the table through add, claim, complete and fail', () => {
       const frontier = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 4 });
       const expectCounts = (pending: number, inFlight: number, done: number, error: number) => {
-        expect(frontier.counts()).toEqual({ pending, inFlight, done, error, blocked: 0 });
-        expect(dbStates()).toEqual({ pending, in_flight: inFlight, done, error, blocked: 0 });
+        expect(frontier.counts()).toEqual({ pending, inFlight, done, error, blocked: 0, held: 0 });
+        expect(dbStates()).toEqual({ pending, in_flight: inFlight, done, error, blocked: 0, held: 0 });
       };
       expectCounts(0, 0, 0, 0);
       frontier.add([...many('a.test', 4), ...many('b.test', 2)], 0);
@@ -371,12 +371,12 @@ describe('SqliteFrontier', () => {
       expect(claimed).toHaveLength(3);
       const doneOne = claimed.find((c) => c.host === 'b.test')!;
       first.complete(doneOne, { fetchMs: 1, nowMs: 1 });
-      expect(dbStates()).toEqual({ pending: 1, in_flight: 2, done: 1, error: 0, blocked: 0 });
+      expect(dbStates()).toEqual({ pending: 1, in_flight: 2, done: 1, error: 0, blocked: 0, held: 0 });
 
       // The process dies here; a new frontier opens the same database.
       const resumed = new SqliteFrontier(db, crawlId, { ...OPEN, maxInFlightPerHost: 2 });
-      expect(dbStates()).toEqual({ pending: 3, in_flight: 0, done: 1, error: 0, blocked: 0 });
-      expect(resumed.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0 });
+      expect(dbStates()).toEqual({ pending: 3, in_flight: 0, done: 1, error: 0, blocked: 0, held: 0 });
+      expect(resumed.counts()).toEqual({ pending: 3, inFlight: 0, done: 1, error: 0, blocked: 0, held: 0 });
       expect(resumed.nextEligibleAtMs()).toBe(0);
 
       const again: ClaimedUrl[] = [];
@@ -387,7 +387,7 @@ describe('SqliteFrontier', () => {
         }
       }
       expect(again.map((c) => c.url).sort()).toEqual(['http://a.test/p0', 'http://a.test/p1', 'http://a.test/p2']);
-      expect(resumed.counts()).toEqual({ pending: 0, inFlight: 0, done: 4, error: 0, blocked: 0 });
+      expect(resumed.counts()).toEqual({ pending: 0, inFlight: 0, done: 4, error: 0, blocked: 0, held: 0 });
       const attempts = db.prepare(`SELECT url, attempts FROM urls WHERE host = 'a.test' ORDER BY id`).all();
       expect(attempts).toEqual([
         { url: 'http://a.test/p0', attempts: 2 },
@@ -410,7 +410,7 @@ describe('SqliteFrontier', () => {
       other.add([candidate('o.test', 'x')], 0);
       other.claimBatch(1, 0);
       new SqliteFrontier(db, crawlId, OPEN);
-      expect(repo.stateCounts(otherCrawl)).toEqual({ pending: 0, in_flight: 1, done: 0, error: 0, blocked: 0 });
+      expect(repo.stateCounts(otherCrawl)).toEqual({ pending: 0, in_flight: 1, done: 0, error: 0, blocked: 0, held: 0 });
     });
   });
 
@@ -421,7 +421,7 @@ describe('SqliteFrontier', () => {
       const claimed = frontier.claimBatch(1_000, 0);
       expect(claimed.map((c) => c.id)).toEqual(ids);
       expect(frontier.claimBatch(1_000, 0)).toEqual([]);
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 150, done: 0, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 150, done: 0, error: 0, blocked: 0, held: 0 });
     });
 
     it('hands out every URL of a host with more than 64 pending, one at a time', () => {
@@ -437,7 +437,7 @@ describe('SqliteFrontier', () => {
         }
       }
       expect(seen).toEqual(ids);
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 200, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 200, error: 0, blocked: 0, held: 0 });
       expect(frontier.nextEligibleAtMs()).toBeNull();
     });
 
@@ -465,7 +465,7 @@ describe('SqliteFrontier', () => {
       }
       expect(urls).toHaveLength(10);
       expect(urls).toContain('http://a.test/extra');
-      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 11, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 11, error: 0, blocked: 0, held: 0 });
     });
   });
 
@@ -477,10 +477,10 @@ describe('SqliteFrontier', () => {
       frontier.complete(done!, { fetchMs: 0, nowMs: 1, httpStatus: 200 });
       const [failed] = frontier.claimBatch(1, 1);
       frontier.fail(failed!, { code: 'HTTP_500', message: 'boom' }, { fetchMs: 0, nowMs: 2, httpStatus: 500 });
-      expect(frontier.counts()).toEqual({ pending: 20, inFlight: 0, done: 1, error: 1, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 20, inFlight: 0, done: 1, error: 1, blocked: 0, held: 0 });
 
       expect(frontier.refetch(ids[1]!, 3)).toBe('queued');
-      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 0, done: 1, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 0, done: 1, error: 0, blocked: 0, held: 0 });
       expect(frontier.refetch(ids[1]!, 3)).toBe('already-queued');
       // Claimed before the 20 URLs discovered earlier (their read-ahead buffer is read again).
       const [next] = frontier.claimBatch(1, 3);
@@ -488,7 +488,7 @@ describe('SqliteFrontier', () => {
       expect(next!.attempts).toBe(0);
       expect(frontier.refetch(ids[1]!, 3)).toBe('in-flight');
       expect(frontier.refetch(ids[0]!, 3)).toBe('queued');
-      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 1, done: 0, error: 0, blocked: 0 });
+      expect(frontier.counts()).toEqual({ pending: 21, inFlight: 1, done: 0, error: 0, blocked: 0, held: 0 });
       expect(frontier.refetch(99_999, 3)).toBe('not-found');
     });
   });

@@ -4,7 +4,7 @@ import type { WritableDB } from './database';
 import { FrontierRows, type RefetchRow } from './frontier-rows';
 import { HostHeap } from '../../schedule/host-heap';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
-import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HeldUrl, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
 
 export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome } from '../ports';
 
@@ -46,7 +46,7 @@ const REFILL_BATCH = 16;
 export class SqliteFrontier {
   private readonly hosts = new Map<string, HostQueue>();
   private readonly heap = new HostHeap();
-  private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0, blocked: 0 };
+  private readonly countsValue: FrontierCounts = { pending: 0, inFlight: 0, done: 0, error: 0, blocked: 0, held: 0 };
   private readonly refill: Statement;
   /** Claimed URLs whose outcome is not yet written (id → host): a refill may still read them as pending. */
   private readonly unsettled = new Map<number, string>();
@@ -82,6 +82,7 @@ export class SqliteFrontier {
       else if (row.state === 'done') this.countsValue.done = row.n;
       else if (row.state === 'error') this.countsValue.error = row.n;
       else if (row.state === 'blocked') this.countsValue.blocked = row.n;
+      else if (row.state === 'held') this.countsValue.held = row.n;
     }
     const pendingHosts = db.prepare(`SELECT DISTINCT host FROM urls WHERE crawl_id = ? AND state = 'pending'`).pluck().all(this.crawlId) as string[];
     for (const host of pendingHosts) this.wake(this.queueFor(host), 0);
@@ -214,6 +215,41 @@ export class SqliteFrontier {
     this.release(url, disposition);
   }
 
+  /**
+   * Crawler traps (issue 12) took URLs out of the queues: `added` new URLs were stored held, and
+   * `fromPending` pending URLs became held. Those still in a host's read-ahead leave it, so a held
+   * URL is never claimed; one claimed before its hold landed (its claim was written after) is
+   * fetched as claimed.
+   */
+  noteHeld(added: number, fromPending: readonly HeldUrl[]): void {
+    this.countsValue.held += added;
+    if (fromPending.length === 0) return;
+    const byHost = new Map<string, Set<number>>();
+    for (const url of fromPending) {
+      if (this.unsettled.has(url.id)) continue;
+      this.countsValue.pending -= 1;
+      this.countsValue.held += 1;
+      let ids = byHost.get(url.host);
+      if (ids === undefined) byHost.set(url.host, (ids = new Set()));
+      ids.add(url.id);
+    }
+    for (const [host, ids] of byHost) {
+      const queue = this.hosts.get(host);
+      if (queue) queue.buffer = queue.buffer.filter((url) => !ids.has(url.id));
+    }
+  }
+
+  /** A released trap put `count` held URLs of `host` back to pending: the host's queue reads again and wakes. */
+  noteReleased(host: string, count: number, nowMs: number): void {
+    if (count === 0) return;
+    this.countsValue.held -= count;
+    this.countsValue.pending += count;
+    const queue = this.queueFor(host);
+    queue.buffer = [];
+    queue.exhausted = false;
+    this.wake(queue, nowMs);
+  }
+
   /** A redirect first counted done was failed as a loop by the writer. */
   noteRedirectLoop(): void {
     this.countsValue.done -= 1;
@@ -240,7 +276,7 @@ export class SqliteFrontier {
   /** "Re-fetch now" as the rows answered it: counts and the host's queue follow. */
   noteRefetched(row: RefetchRow, nowMs: number): RefetchOutcome {
     if (row === null) return 'not-found';
-    if (!row.queued) return row.previousState === 'pending' ? 'already-queued' : 'in-flight';
+    if (!row.queued) return row.previousState === 'pending' ? 'already-queued' : row.previousState === 'held' ? 'held' : 'in-flight';
     if (row.previousState === 'done') this.countsValue.done -= 1;
     else if (row.previousState === 'error') this.countsValue.error -= 1;
     else if (row.previousState === 'blocked') this.countsValue.blocked -= 1;

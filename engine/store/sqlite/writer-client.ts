@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CrawlStatus } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
-import type { CommitBatch, CommitResult, StoredRobots } from '../ports';
+import type { TrapState } from '../../../shared/types/traps';
+import type { CommitBatch, CommitResult, StoredRobots, TrapStateChange } from '../ports';
 import type { CrawlRowWriter } from './batch-writer';
 import type { RefetchRow } from './frontier-rows';
 import type { WriterReply, WriterRequest, WriterThreadInit } from './writer-protocol';
@@ -108,6 +109,10 @@ export class WriterThreadClient implements CrawlRowWriter {
 
   async saveRobots(entry: StoredRobots): Promise<void> {
     await this.send({ op: 'saveRobots', entry });
+  }
+
+  setTrapState(trapId: number, state: TrapState, nowMs: number): Promise<TrapStateChange | null> {
+    return this.send({ op: 'setTrapState', trapId, state, nowMs }) as Promise<TrapStateChange | null>;
   }
 
   /** Lets the thread finish the writes already sent, then ends it. */

@@ -1,5 +1,6 @@
 /** Messages between the scheduler's side of the SQLite store and its writer thread (writer-thread.ts). */
 import type { CrawlSettings, CrawlStatus } from '../../../shared/types/crawl';
+import type { TrapState } from '../../../shared/types/traps';
 import type { CommitBatch, StoredRobots } from '../ports';
 
 /** What the writer thread needs to open the crawl's write connection. */
@@ -20,7 +21,8 @@ export type WriterRequest =
   | { id: number; op: 'commit'; batch: CommitBatch }
   | { id: number; op: 'refetch'; urlId: number }
   | { id: number; op: 'setStatus'; status: CrawlStatus; finishedAtMs: number | null }
-  | { id: number; op: 'saveRobots'; entry: StoredRobots };
+  | { id: number; op: 'saveRobots'; entry: StoredRobots }
+  | { id: number; op: 'setTrapState'; trapId: number; state: TrapState; nowMs: number };
 
 /** A write's answer: its value, or the error (message and SQLite code, e.g. SQLITE_FULL). */
 export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { message: string; code: string | null; name: string } };

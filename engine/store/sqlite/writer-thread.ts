@@ -1,6 +1,6 @@
 /**
  * The store-writer thread (worker_threads entry point): owns the crawl's write connection and
- * applies the scheduler's writes (claims, commit batches, re-fetches, robots.txt entries, status) in the order they
+ * applies the scheduler's writes (claims, commit batches, re-fetches, robots.txt entries, trap states, status) in the order they
  * were sent, each as one transaction, so no fetch and no scheduling decision waits on a commit or
  * on SQLite's WAL checkpoint (Signal Desktop's pattern: SQL on its own thread). Replies carry the
  * request's id; a failed write replies with the error's message and SQLite code.
@@ -39,6 +39,8 @@ async function apply(request: WriterRequest): Promise<unknown> {
       return writer.setStatus(request.status, request.finishedAtMs);
     case 'saveRobots':
       return writer.saveRobots(request.entry);
+    case 'setTrapState':
+      return writer.setTrapState(request.trapId, request.state, request.nowMs);
     default: {
       const exhaustive: never = request;
       throw new Error(`Unknown writer request ${JSON.stringify(exhaustive)}`);

@@ -71,6 +71,24 @@ export interface ContentMemberExportRow {
   title: string | null;
 }
 
+/** One crawler trap as exported (`crawlbench export --what traps`). */
+export interface TrapExportRow {
+  trapId: number;
+  host: string;
+  detector: string;
+  /** suspected, released or excluded. */
+  trapState: string;
+  template: string;
+  /** Regular-expression source over the whole URL (linear-time constructs only). */
+  pattern: string;
+  /** The detector's evidence in one sentence. */
+  evidence: string;
+  examples: string[];
+  /** URLs held under it now. */
+  heldCount: number;
+  detectedAtMs: number;
+}
+
 /**
  * Keyset-paged reads for exports: each call reads one bounded page, so an export of a million
  * rows never holds more than one page in memory and the crawler's writes interleave with it.
@@ -109,6 +127,25 @@ export class ExportQueries {
       )
       .all(crawlId, afterKey, limit) as PageExportRow[];
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
+  }
+
+  /** Crawler traps of a crawl (migration 0019). */
+  countTraps(crawlId: number): number {
+    return this.statements.get(`SELECT COUNT(*) FROM traps WHERE crawl_id = ?`).pluck().get(crawlId) as number;
+  }
+
+  /** A keyset page of a crawl's crawler traps in id order, with their held counts (queries/trap-queries.ts shapes). */
+  traps(crawlId: number, afterKey: number, limit: number): KeyedPage<TrapExportRow> {
+    const rows = (
+      this.statements
+        .get(
+          `SELECT t.id AS trapId, t.host, t.detector, t.state AS trapState, t.template, t.pattern, t.evidence_json AS evidenceJson, t.examples_json AS examplesJson,
+                  (SELECT COUNT(*) FROM urls u WHERE u.trap_id = t.id AND u.state = 'held') AS heldCount, t.detected_at_ms AS detectedAtMs
+           FROM traps t WHERE t.crawl_id = ? AND t.id > ? ORDER BY t.id LIMIT ?`,
+        )
+        .all(crawlId, afterKey, limit) as (Omit<TrapExportRow, 'evidence' | 'examples'> & { evidenceJson: string; examplesJson: string })[]
+    ).map(({ evidenceJson, examplesJson, ...row }) => ({ ...row, evidence: (JSON.parse(evidenceJson) as { summary: string }).summary, examples: JSON.parse(examplesJson) as string[] }));
+    return { rows, lastKey: rows.at(-1)?.trapId ?? afterKey };
   }
 
   /** URLs of a crawl, or only those in `state`. */

@@ -61,6 +61,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'excludeUrlPatterns', group: 'Scope', label: 'Never URLs matching (regex)', kind: 'lines', flag: '--exclude', placeholder: '[?&]sessionid= (one per line)' },
   { key: 'obeyNofollow', group: 'Scope', label: 'Obey nofollow', kind: 'switch', flag: '--rogue', flagTurnsOff: true },
   { key: 'followNofollowLinks', group: 'Scope', label: 'Follow rel=nofollow links', kind: 'switch', flag: '--follow-nofollow-links' },
+  { key: 'trapGuard', group: 'Scope', label: 'Hold suspected crawler traps', kind: 'switch', flag: '--trap-guard' },
   { key: 'maxPages', group: 'Limits', label: 'Max pages (0 = no limit)', kind: 'number', flag: '--max-pages' },
   { key: 'threads', group: 'Limits', label: 'Threads', kind: 'number', flag: '--threads' },
   { key: 'maxInFlightPerHost', group: 'Limits', label: 'Requests per host at once', kind: 'number', flag: '--per-host' },

@@ -12,6 +12,7 @@ const KINDS: { value: ExportKind; label: string }[] = [
   { value: 'urlGroups', label: 'URL groups' },
   { value: 'contentGroups', label: 'Content groups' },
   { value: 'versions', label: 'Versions (pages across software versions)' },
+  { value: 'traps', label: 'Crawler traps (suspected patterns, detector, URLs held)' },
 ];
 
 /** The suggested file for an export. */

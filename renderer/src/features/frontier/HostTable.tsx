@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { HostRow } from '../../../../shared/ipc/views';
 import { formatCount, formatCountdown } from '../../components/format';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
@@ -15,6 +15,13 @@ const COLUMNS: Column<HostRow>[] = [
   { key: 'next', header: 'Next eligible', width: '7rem', render: (row) => (row.queued > 0 ? <Countdown atMs={row.nextEligibleAtMs} /> : '') },
   { key: 'waiting', header: 'Waiting reason', width: 'minmax(9rem, 1.4fr)', render: (row) => row.waitingReason ?? (row.queued > 0 && row.nextEligibleAtMs !== null ? 'ready' : '') },
 ];
+
+const NO_TRAP_HOSTS: ReadonlySet<string> = new Set();
+
+/** The columns with a "Trap" column: "trap suspected" on hosts with a suspected crawler trap (the evidence is in the trap panel). */
+function columnsWithTraps(trapHosts: ReadonlySet<string>): Column<HostRow>[] {
+  return [...COLUMNS, { key: 'trap', header: 'Trap', width: '8rem', render: (row) => (trapHosts.has(row.host) ? <span className="trap-badge">trap suspected</span> : '') }];
+}
 
 /** Tick of the countdown: tenths of a second are shown, so 100 ms. */
 const COUNTDOWN_TICK_MS = 100;
@@ -40,18 +47,34 @@ function Countdown({ atMs }: { atMs: number | null }) {
  * The host table: URLs per state from SQLite, next eligible time and waiting reason (in words)
  * from the running crawl's politeness state. Selecting a host filters the URL table to it.
  */
-export function HostTable({ crawlId, live, text, selectedHost, onSelectHost }: { crawlId: number | null; live: boolean; text: string; selectedHost: string; onSelectHost(host: string): void }) {
+export function HostTable({
+  crawlId,
+  live,
+  text,
+  selectedHost,
+  onSelectHost,
+  trapHosts = NO_TRAP_HOSTS,
+}: {
+  crawlId: number | null;
+  live: boolean;
+  text: string;
+  selectedHost: string;
+  onSelectHost(host: string): void;
+  /** Hosts with a suspected crawler trap. */
+  trapHosts?: ReadonlySet<string>;
+}) {
   const fetchPage = useCallback(
     (offset: number, limit: number) => api['frontier.queryHosts']({ crawlId: crawlId ?? 0, offset, limit, ...(text ? { text } : {}) }),
     [crawlId, text],
   );
   const rows = usePagedRows({ queryKey: crawlId === null ? null : `${crawlId} ${text}`, fetchPage, live, refreshMs: 1000 });
+  const columns = useMemo(() => columnsWithTraps(trapHosts), [trapHosts]);
   return (
     <>
       <VirtualTable
         label="Frontier hosts"
         className="hosts-table"
-        columns={COLUMNS}
+        columns={columns}
         source={rows}
         rowKey={(row) => row.host}
         selectedKey={selectedHost || null}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { textSketch } from '../dedupe/shingles';
+import type { FrontierCandidate } from '../store/ports';
+import { TrapGuard } from './trap-guard';
+
+function candidate(url: string): FrontierCandidate {
+  const host = new URL(url).hostname;
+  return { url, normalized: url, normalizedKey: url, host, registrableDomain: host, depth: 1, discoveredFrom: 1 };
+}
+
+const emptyMonth = (month: number) => textSketch(`Town hall calendar Home About News Contact Month ${month} Mo Tu We Th Fr Sa Su ${Array.from({ length: 30 }, (_, d) => d + 1).join(' ')} No events this month Previous Next Footer volunteers office weekdays nine to five`)!.minhash;
+
+describe('TrapGuard', () => {
+  it('holds a repeated-segment loop at once, reports the trap once, and leaves other URLs alone', () => {
+    const guard = new TrapGuard();
+    const links = [candidate('http://loop.test/docs/intro/intro/intro/'), candidate('http://loop.test/docs/intro/setup.html'), candidate('http://loop.test/docs/intro/intro/intro/intro/')];
+    guard.screen('http://loop.test/docs/intro/intro/', links);
+    expect(links.map((link) => link.heldBy !== undefined)).toEqual([true, false, true]);
+    const found = guard.takeFound();
+    expect(found.map((trap) => trap.detector)).toEqual(['repeated-segments']);
+    expect(guard.takeFound()).toEqual([]);
+  });
+
+  it('holds the links of the page that completes a near-identical template, in the same batch', () => {
+    const guard = new TrapGuard();
+    for (let month = 1; month <= 3; month += 1) guard.observePage(`http://cal.test/calendar/2031/${month}`, emptyMonth(month));
+    expect(guard.takeFound()).toEqual([]);
+    guard.observePage('http://cal.test/calendar/2031/4', emptyMonth(4));
+    const links = [candidate('http://cal.test/calendar/2031/5'), candidate('http://cal.test/about.html')];
+    guard.screen('http://cal.test/calendar/2031/4', links);
+    expect(links.map((link) => link.heldBy)).toEqual([expect.stringContaining('calendar'), undefined]);
+    expect(guard.takeFound()).toEqual([expect.objectContaining({ detector: 'near-identical', template: '/calendar/{n}/{n}' })]);
+  });
+
+  it('a released trap holds nothing and is never suspected again; an excluded one keeps holding; stored traps hold on resume', () => {
+    const guard = new TrapGuard();
+    const first = [candidate('http://loop.test/a/a/a/')];
+    guard.screen('http://loop.test/a/a/', first);
+    const [trap] = guard.takeFound();
+    guard.setState(trap!.pattern, 'released');
+    const later = [candidate('http://loop.test/a/a/a/a/')];
+    guard.screen('http://loop.test/a/a/a/', later);
+    expect(later[0]!.heldBy).toBeUndefined();
+    expect(guard.takeFound()).toEqual([]);
+    guard.setState(trap!.pattern, 'excluded');
+    expect(guard.match('loop.test', 'http://loop.test/a/a/a/b')).not.toBeNull();
+
+    const resumed = new TrapGuard([{ host: 'loop.test', pattern: trap!.pattern, state: 'suspected' }]);
+    const again = [candidate('http://loop.test/a/a/a/')];
+    resumed.screen(null, again);
+    expect(again[0]!.heldBy).toBe(trap!.pattern);
+    expect(resumed.takeFound()).toEqual([]);
+  });
+});
