@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
@@ -12,12 +12,15 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--min-delay-ms N]
        [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue]
-       [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
+       [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--sitemaps auto|off]
+       [--checkpoint-every MS] [--json]
 
   --resolve host=ip:port        connect to ip:port for host; '*.example.test=ip:port' maps every host
                                 under example.test (not example.test itself; an exact host wins)
   --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
-                                ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)`;
+                                ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)
+  --sitemaps auto|off           auto (default): read each seed host's robots.txt Sitemap: lines and
+                                /sitemap.xml, and crawl the URLs they list; off: fetch no sitemap`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -57,6 +60,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
+        sitemaps: { type: 'string' },
         'checkpoint-every': { type: 'string' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
@@ -172,6 +176,8 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
+  const sitemaps = str('sitemaps');
+  if (sitemaps !== undefined) settings.sitemaps = checked('sitemaps', sitemaps, () => `--sitemaps must be one of ${SITEMAP_MODES.join(', ')}, got "${sitemaps}"`);
   for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {
     const domains = values[flag] as string[] | undefined;
     if (domains) settings[key] = checked(key, domains.map((d) => d.toLowerCase()), () => `--${flag} expects registrable domains of 1-253 characters, got ${JSON.stringify(domains)}`);

@@ -8,6 +8,7 @@ import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '..
 import { CodedError, type Result } from '../../shared/types/result';
 import { ResultCommitter } from '../commit/result-committer';
 import { LinkPipeline } from '../links/link-pipeline';
+import { SitemapDiscovery } from '../sitemaps/sitemap-discovery';
 import type { UrlIdentity } from '../links/url-identity';
 import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome } from '../store/ports';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
@@ -76,6 +77,8 @@ export class CrawlRunner {
   private readonly committer: ResultCommitter;
   private readonly scheduler: Scheduler;
   private pool: WorkerPool | null = null;
+  /** Sitemap discovery (settings.sitemaps 'auto'), made in run() once the stored sitemaps are read. */
+  private sitemaps: SitemapDiscovery | null = null;
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
@@ -123,6 +126,11 @@ export class CrawlRunner {
       stopping: () => this.stopping,
       finish: (status) => void this.finish(status),
       abort: (error) => void this.abort(error),
+      sideWork: {
+        dispatch: (room, nowMs) => this.sitemaps?.dispatch(room, nowMs) ?? 0,
+        busy: () => this.sitemaps?.busy() ?? false,
+        nextWakeAtMs: () => this.sitemaps?.nextWakeAtMs() ?? null,
+      },
     });
   }
 
@@ -144,14 +152,15 @@ export class CrawlRunner {
     for (const seed of this.options.seeds) {
       const identity = this.options.identify(seed);
       if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
-      seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
+      seeds.push({ ...identity.value, depth: 0, discoveredFrom: null, source: 'seed' });
     }
     const { writer } = this.stores;
     try {
       // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
-      const [duplicates, seedRedirectTargets] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets()]);
+      const [duplicates, seedRedirectTargets, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.storedSitemaps?.() ?? []]);
       this.meter.countDuplicate(duplicates);
       this.links.addSeedRedirectTargets(seedRedirectTargets);
+      if (this.options.settings.sitemaps === 'auto') this.sitemaps = this.sitemapDiscovery(storedSitemaps);
       const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
       await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
     } catch (error) {
@@ -230,6 +239,21 @@ export class CrawlRunner {
     return this.meter.progress(this.stores.frontier.counts(), this.finalStatus ?? this.stopping ?? 'running');
   }
 
+  /** Sitemap discovery over this run's robots gate, worker pool, politeness and committer. */
+  private sitemapDiscovery(stored: readonly string[]): SitemapDiscovery {
+    const { frontier } = this.stores;
+    return new SitemapDiscovery(
+      {
+        seeds: this.options.seeds,
+        robots: this.gate,
+        dispatch: (url) => this.pool!.dispatch({ urlId: 0, url, purpose: 'sitemap' }),
+        politenessDelayMs: (fetchMs, extraDelayMs) => frontier.politenessDelayMs(fetchMs, extraDelayMs),
+        record: (settled) => this.committer.addSitemap(settled),
+      },
+      stored,
+    );
+  }
+
   private onWorkerMessage(message: PoolMessage): void {
     // After an abort, fetches still in flight while the pool shuts down are dropped, not
     // committed: the run is over and another run may own the crawl (those URLs resume as pending).
@@ -244,6 +268,11 @@ export class CrawlRunner {
   private handleWorkerMessage(message: PoolMessage): void {
     if (message.type === 'robots') {
       this.scheduler.addReady(this.gate.onRobots(message.seq, message.result, this.now()));
+      this.scheduler.pump();
+      return;
+    }
+    if (message.type === 'sitemap') {
+      this.sitemaps?.onResult(message.seq, message.result, this.now());
       this.scheduler.pump();
       return;
     }

@@ -16,6 +16,7 @@
  */
 import type { CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
 import type { Indexability } from '../../shared/types/pages';
+import type { UrlSource } from '../../shared/types/url-sources';
 import type { PageContent } from '../worker/protocol';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
@@ -39,6 +40,11 @@ export interface FrontierCandidate {
   discoveredFrom: number | null;
   /** Consecutive redirects that led to the URL (a redirect target: the redirecting URL's + 1). @default 0 */
   redirectHops?: number;
+  /**
+   * How the crawl met the URL this time (shared/types/url-sources.ts): the store ORs its bit into
+   * the URL's sources, new or known. @default 'seed' when `discoveredFrom` is null, else 'link'
+   */
+  source?: UrlSource;
 }
 
 /** A URL handed out for fetching (state now in_flight). */
@@ -300,6 +306,39 @@ export type UrlOutcome =
   | { kind: 'redirected'; url: ClaimedUrl; disposition: Disposition; target: { key: string; url: string }; rawUrl: string; maxHops: number };
 
 /**
+ * A sitemap the crawl read (or could not), as the committer hands it over (engine/sitemaps): its
+ * row, and the URLs it listed that went to the frontier (named by normalized key, each a candidate
+ * of the same batch or a known URL).
+ */
+export interface SitemapWrite {
+  url: string;
+  /** How it was found (engine/sitemaps/sitemap-discovery.ts SitemapFoundVia). */
+  foundVia: 'robots' | 'probe' | 'index';
+  /** The index that listed it; null unless found via `index`. */
+  parentUrl: string | null;
+  /** Its root element; null when not read (an error, no answer). */
+  kind: 'urlset' | 'sitemapindex' | null;
+  /** The HTTP status of its answer; null when it was never requested or got none. */
+  httpStatus: number | null;
+  gzipped: boolean;
+  /** Uncompressed bytes read. */
+  bytes: number;
+  /** `<loc>` entries read (at most 50,000). */
+  entries: number;
+  /** Entries past the 50,000 cap (counted, not used). */
+  entriesOverCap: number;
+  /** Listed URLs the link rules refused (each refusal counted by rule too). */
+  urlsRefused: number;
+  /** Why it was not read whole (SITEMAP_MALFORMED, HTTP_404, ROBOTS_DISALLOWED …), or null. */
+  error: UrlError | null;
+  fetchMs: number;
+  /** When it settled, epoch ms. */
+  fetchedAtMs: number;
+  /** The page URLs it listed that passed the link rules, with each `<lastmod>` as written. */
+  listed: readonly { key: string; lastmod: string | null }[];
+}
+
+/**
  * Everything one batch of settled fetches writes, as data; {@link CrawlWriter.commit} writes it
  * whole or not at all, in this order: `candidates` (the URL-seen test, IIR 20.2.2: a key met
  * twice is added once, a known key not again), `pages` (with the content-seen test, in order; a
@@ -315,6 +354,8 @@ export interface CommitBatch {
   outcomes?: readonly UrlOutcome[];
   links?: readonly LinkWrite[];
   aliases?: readonly AliasWrite[];
+  /** Sitemaps read, written after `candidates` (their listed URLs are candidates of the batch). */
+  sitemaps?: readonly SitemapWrite[];
   /** The crawl row's new status (epoch ms `finishedAtMs`; null while the crawl may go on). */
   status?: { status: CrawlStatus; finishedAtMs: number | null };
 }
@@ -348,6 +389,8 @@ export interface CrawlWriter {
   duplicateCount(): Promise<number>;
   /** Redirect targets of the crawl's seeds stored so far (to widen a resumed crawl's scope). */
   seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]>;
+  /** URLs of the sitemaps stored so far (a resumed crawl does not fetch them again). Absent: none are. */
+  storedSitemaps?(): Promise<string[]>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */

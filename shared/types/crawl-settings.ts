@@ -3,7 +3,7 @@ import { MAX_DOMAIN_LIST, MAX_HOST_CHARS } from '../ipc/limits';
 import { isIpAddress, overrideHostProblem } from '../url/host-override';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
 
 /**
  * One zod schema per crawl setting: the single definition of a valid value, used by the IPC
@@ -103,6 +103,7 @@ const SPECS = {
   tld: { schema: validated(validateTldConfig), unit: 'config', description: 'Registrable-domain configuration (seed 000 lists or PSL mode).' },
   nearDuplicateThreshold: { schema: z.number().min(0.5).max(1), unit: 'ratio', description: 'Estimated Jaccard similarity from which two pages are near-duplicates (IIR 19.6).' },
   pageTextChars: { schema: whole(0, 1_000_000), unit: 'characters', description: 'Characters of each page\'s visible text kept for near-duplicate diffs (0 keeps none).' },
+  sitemaps: { schema: z.enum(SITEMAP_MODES), unit: 'choice', description: 'auto: read robots.txt Sitemap: lines and /sitemap.xml of each seed host and crawl the URLs they list; off: no sitemap is fetched.' },
 } satisfies Specs;
 
 /** The crawl settings, keyed by setting: schema, default, unit and description of each. */

@@ -106,7 +106,19 @@ export interface CrawlSettings {
    * diffs); 0 keeps none. Costs up to this many bytes per page.
    */
   pageTextChars: number;
+  /**
+   * Sitemaps (sitemaps.org protocol): `auto` reads each seed origin's robots.txt `Sitemap:` lines
+   * and probes its `/sitemap.xml`, and offers the URLs they list to the frontier (engine/sitemaps);
+   * `off` fetches no sitemap.
+   */
+  sitemaps: SitemapMode;
 }
+
+/** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
+export const SITEMAP_MODES = ['auto', 'off'] as const;
+
+/** A crawl's sitemap mode ({@link SITEMAP_MODES}). */
+export type SitemapMode = (typeof SITEMAP_MODES)[number];
 
 /**
  * Default "Ignore Links To" list (seed 004's pipe-separated lowercase format): binary types a
@@ -147,6 +159,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   tld: DEFAULT_TLD_CONFIG,
   nearDuplicateThreshold: 0.9,
   pageTextChars: 2_000,
+  sitemaps: 'auto',
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

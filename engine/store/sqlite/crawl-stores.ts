@@ -16,6 +16,7 @@ import { SqliteFrontier, type SettledState } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
 import { SqliteRobotsStore } from './robots-store';
+import { storedSitemapUrls } from './sitemap-rows';
 import { WriterThreadClient } from './writer-client';
 
 /** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
@@ -69,6 +70,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     summary: async () => reader.getCrawl(crawlId),
     duplicateCount: async () => reader.duplicateCount(crawlId),
     seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
+    storedSitemaps: async () => storedSitemapUrls(db, crawlId),
   });
 }
 
@@ -76,7 +78,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
 const SETTLED_STATE: Readonly<Record<UrlOutcome['kind'], SettledState>> = { done: 'done', redirected: 'done', failed: 'error', blocked: 'blocked', requeued: 'pending' };
 
 /** The ports over the scheduler's queues and a row writer: each write updates the queues as its rows land. */
-function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: RobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets'>): CrawlStores {
+function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWriter, robots: RobotsStore, reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets' | 'storedSitemaps'>): CrawlStores {
   const frontier: FrontierStore = {
     async claimBatch(max, nowMs) {
       const claimed = queues.claimQueued(max, nowMs);

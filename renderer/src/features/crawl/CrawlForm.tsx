@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS } from '../../../../shared/types/crawl';
+import { CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES } from '../../../../shared/types/crawl';
 import { CRAWL_SETTINGS } from '../../../../shared/types/crawl-settings';
 import { FieldError } from '../../components/FieldError';
 import { useStore } from '../../store';
@@ -20,6 +20,7 @@ import {
 } from './settings-form';
 
 const SCOPE_LABELS: Record<string, string> = { host: 'host', domain: 'registrable domain', directory: 'directory', any: 'any' };
+const SITEMAP_LABELS: Record<string, string> = { auto: 'robots.txt Sitemap: lines and /sitemap.xml', off: 'off' };
 
 /** Main's error codes that belong to a field. */
 const FIELD_OF_CODE: Record<string, CrawlFormField> = { INVALID_SEED: 'seeds' };
@@ -117,9 +118,9 @@ export function CrawlForm() {
     if (setting.kind === 'choice') {
       return (
         <select {...common} value={value} onChange={onChange}>
-          {CRAWL_SCOPES.map((scope) => (
-            <option key={scope} value={scope}>
-              {SCOPE_LABELS[scope]}
+          {(key === 'sitemaps' ? SITEMAP_MODES : CRAWL_SCOPES).map((choice) => (
+            <option key={choice} value={choice}>
+              {(key === 'sitemaps' ? SITEMAP_LABELS : SCOPE_LABELS)[choice]}
             </option>
           ))}
         </select>

@@ -1,0 +1,222 @@
+/**
+ * Sitemap discovery (sitemaps.org protocol) on the scheduler's thread: which sitemaps a crawl
+ * fetches, when, and what each one settled as. Kept light: the fetch and the XML reading happen
+ * in the crawl workers (purpose `sitemap`); this keeps the queue, robots.txt and politeness.
+ *
+ * - Where from: each seed origin's robots.txt `Sitemap:` lines (RFC 9309 §2.3.5) and a probe of
+ *   its `/sitemap.xml`, once its robots.txt is known; a sitemap index's `<sitemap><loc>` entries.
+ *   An index listed by an index is not read (sitemaps.org: an index lists sitemaps, not indexes),
+ *   so discovery always ends.
+ * - robots.txt applies to a sitemap URL as to a page (RobotsGate.decideOutside): a disallowed one
+ *   is recorded ROBOTS_DISALLOWED and never requested.
+ * - Politeness: one sitemap fetch per host at a time, the next one after the crawl's politeness
+ *   delay (k × the last fetch time, and the robots Crawl-delay). Sitemap fetches of a host are not
+ *   queued behind its page fetches: a host may see one sitemap request beside its page requests.
+ */
+import type { ErrorInfo } from '../../shared/types/result';
+import type { OutsideDecision } from '../schedule/robots-gate';
+import type { SitemapResult } from '../worker/protocol';
+
+/** How a sitemap was found: a robots.txt `Sitemap:` line, the `/sitemap.xml` probe, or a sitemap index. */
+export type SitemapFoundVia = 'robots' | 'probe' | 'index';
+
+/** A sitemap the crawl settled: fetched (its result), or refused before any fetch (`result` null, `error` set). */
+export interface SettledSitemap {
+  url: string;
+  foundVia: SitemapFoundVia;
+  /** The index that listed it (found via `index`), else null. */
+  parentUrl: string | null;
+  /** The fetch and what the file held; null when it was never requested. */
+  result: SitemapResult | null;
+  /**
+   * Why it was not used whole, or null: the fetch's or parse's error, ROBOTS_DISALLOWED,
+   * SITEMAP_ROBOTS_UNAVAILABLE, SITEMAP_NESTED_INDEX or SITEMAP_TOO_MANY_URLS.
+   */
+  error: ErrorInfo | null;
+  /** When it settled, epoch ms. */
+  settledAtMs: number;
+}
+
+interface SitemapTask {
+  url: string;
+  host: string;
+  foundVia: SitemapFoundVia;
+  parentUrl: string | null;
+}
+
+export interface SitemapDiscoveryOptions {
+  /** The crawl's seeds: their origins are where sitemaps are looked for. */
+  seeds: readonly string[];
+  /** robots.txt, as the robots gate knows it. */
+  robots: {
+    decideOutside(url: string, nowMs: number): OutsideDecision;
+    robotsSitemaps(origin: string): string[] | null;
+  };
+  /** Sends a sitemap fetch to the worker pool (a free slot is there). @returns the task's sequence number */
+  dispatch(url: string): number;
+  /** The crawl's politeness delay after a fetch of `fetchMs`, with an extra wait (robots Crawl-delay), ms. */
+  politenessDelayMs(fetchMs: number, extraDelayMs: number): number;
+  /** A sitemap settled: the result committer stores it and offers its URLs to the frontier. */
+  record(settled: SettledSitemap): void;
+}
+
+/** Finds, queues and settles a crawl's sitemaps (see the module comment). */
+export class SitemapDiscovery {
+  /** Seed origins whose robots.txt is awaited before their sitemaps are queued. */
+  private readonly origins: string[];
+  private readonly queue: SitemapTask[] = [];
+  /** Sitemap URLs queued, fetched or stored (a resumed crawl's), so none is fetched twice. */
+  private readonly seen = new Set<string>();
+  private readonly inFlight = new Map<number, SitemapTask & { crawlDelayMs: number }>();
+  /** Hosts with a sitemap fetch in flight. */
+  private readonly busyHosts = new Set<string>();
+  /** Per host, when its next sitemap may be fetched, epoch ms. */
+  private readonly nextAtMs = new Map<string, number>();
+  /** When a robots.txt retry makes waiting work eligible again, epoch ms. */
+  private robotsWakeAtMs: number | null = null;
+
+  /**
+   * @param stored sitemap URLs an earlier run of the crawl stored (not fetched again); a seed
+   *   origin whose probe is among them was discovered then, and is not again
+   */
+  constructor(
+    private readonly options: SitemapDiscoveryOptions,
+    stored: Iterable<string> = [],
+  ) {
+    for (const url of stored) this.seen.add(url);
+    const origins = new Set<string>();
+    for (const seed of options.seeds) {
+      const { origin } = new URL(seed);
+      if (!this.seen.has(probeUrl(origin))) origins.add(origin);
+    }
+    this.origins = [...origins];
+  }
+
+  /** True while a sitemap is waiting, queued or being fetched: the crawl is not over. */
+  busy(): boolean {
+    return this.origins.length > 0 || this.queue.length > 0 || this.inFlight.size > 0;
+  }
+
+  /** When queued work next becomes eligible (epoch ms), or null when only a result or a robots.txt can wake it. */
+  nextWakeAtMs(): number | null {
+    let wake = this.robotsWakeAtMs ?? Infinity;
+    for (const task of this.queue) if (!this.busyHosts.has(task.host)) wake = Math.min(wake, this.nextAtMs.get(task.host) ?? 0);
+    return wake === Infinity ? null : wake;
+  }
+
+  /**
+   * Queues the sitemaps of seed origins whose robots.txt is known, and dispatches eligible ones
+   * within `room` fetch slots (a robots.txt fetch asked for on the way takes one).
+   * @returns slots used
+   */
+  dispatch(room: number, nowMs: number): number {
+    let used = 0;
+    this.robotsWakeAtMs = null;
+    for (let index = 0; index < this.origins.length && used < room; ) {
+      const origin = this.origins[index]!;
+      const decision = this.options.robots.decideOutside(probeUrl(origin), nowMs);
+      if (decision.kind === 'pending') {
+        used += decision.slotsUsed;
+        this.wakeAt(decision.wakeAtMs);
+        index += 1;
+        continue;
+      }
+      this.origins.splice(index, 1);
+      const host = new URL(origin).hostname;
+      for (const listed of this.options.robots.robotsSitemaps(origin) ?? []) this.enqueue(listed, 'robots', null);
+      this.enqueue(probeUrl(origin), 'probe', null, host);
+    }
+    for (let index = 0; index < this.queue.length && used < room; ) {
+      const task = this.queue[index]!;
+      if (this.busyHosts.has(task.host) || (this.nextAtMs.get(task.host) ?? 0) > nowMs) {
+        index += 1;
+        continue;
+      }
+      const decision = this.options.robots.decideOutside(task.url, nowMs);
+      switch (decision.kind) {
+        case 'pending':
+          used += decision.slotsUsed;
+          this.wakeAt(decision.wakeAtMs);
+          index += 1;
+          continue;
+        case 'allowed':
+          this.queue.splice(index, 1);
+          this.busyHosts.add(task.host);
+          this.inFlight.set(this.options.dispatch(task.url), { ...task, crawlDelayMs: decision.crawlDelayMs });
+          used += 1;
+          continue;
+        case 'disallowed':
+          this.queue.splice(index, 1);
+          this.settle(task, null, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows the sitemap ${task.url}${decision.robotsLine ? ` (${decision.robotsLine})` : ''}: not fetched` }, nowMs);
+          continue;
+        case 'unavailable':
+          this.queue.splice(index, 1);
+          this.settle(task, null, { code: 'SITEMAP_ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(task.url).origin} stayed unavailable (${decision.error.code}): the sitemap ${task.url} was not fetched` }, nowMs);
+          continue;
+        default: {
+          const exhaustive: never = decision;
+          throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
+        }
+      }
+    }
+    return used;
+  }
+
+  /**
+   * A sitemap fetch ended (task `seq`): its host's next sitemap waits the politeness delay; an
+   * index's sitemaps are queued. @returns false when `seq` is not a sitemap task of this run
+   */
+  onResult(seq: number, result: SitemapResult, nowMs: number): boolean {
+    const task = this.inFlight.get(seq);
+    if (!task) return false;
+    this.inFlight.delete(seq);
+    this.busyHosts.delete(task.host);
+    this.nextAtMs.set(task.host, nowMs + this.options.politenessDelayMs(result.fetchMs, task.crawlDelayMs));
+    const parsed = result.parsed;
+    let error = result.error ?? parsed?.error ?? null;
+    if (parsed?.kind === 'sitemapindex') {
+      if (task.foundVia === 'index') {
+        this.settle(task, { ...result, parsed: { ...parsed, entries: [] } }, { code: 'SITEMAP_NESTED_INDEX', message: `${task.url} is a sitemap index listed by the index ${task.parentUrl}: its ${parsed.entries.length} entries were not read (sitemaps.org: an index lists sitemaps only)` }, nowMs);
+        return true;
+      }
+      for (const entry of parsed.entries) if (entry.tooLong !== true) this.enqueue(entry.loc, 'index', task.url);
+    }
+    if (error === null && parsed !== null && parsed.entriesOverCap > 0) {
+      error = { code: 'SITEMAP_TOO_MANY_URLS', message: `${task.url} lists ${parsed.entries.length + parsed.entriesOverCap} entries, more than sitemaps.org's 50,000: the ${parsed.entriesOverCap} past the first 50,000 were not used` };
+    }
+    this.settle(task, result, error, nowMs);
+    return true;
+  }
+
+  private settle(task: SitemapTask, result: SitemapResult | null, error: ErrorInfo | null, nowMs: number): void {
+    this.options.record({ url: task.url, foundVia: task.foundVia, parentUrl: task.parentUrl, result, error, settledAtMs: nowMs });
+  }
+
+  private wakeAt(atMs: number | null): void {
+    if (atMs !== null) this.robotsWakeAtMs = Math.min(this.robotsWakeAtMs ?? Infinity, atMs);
+  }
+
+  /** Queues a sitemap URL once per crawl; one that is not an absolute http(s) URL is dropped (an index's entries are checked here). */
+  private enqueue(raw: string, foundVia: SitemapFoundVia, parentUrl: string | null, knownHost?: string): void {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    url.hash = '';
+    const href = url.href;
+    if (this.seen.has(href)) return;
+    this.seen.add(href);
+    this.queue.push({ url: href, host: knownHost ?? url.hostname, foundVia, parentUrl });
+  }
+}
+
+/**
+ * The `/sitemap.xml` probed on each seed origin.
+ * @example probeUrl('http://a.test') → 'http://a.test/sitemap.xml'
+ */
+export function probeUrl(origin: string): string {
+  return `${origin}/sitemap.xml`;
+}

@@ -1,0 +1,32 @@
+/** A settled sitemap as the commit batch stores it: its row and the frontier candidates of its URLs. */
+import type { LinkPipeline } from '../links/link-pipeline';
+import type { FrontierCandidate, SitemapWrite } from '../store/ports';
+import type { SettledSitemap } from './sitemap-discovery';
+
+/**
+ * The row of a settled sitemap and the candidates its page URLs make (a `<urlset>`'s, through the
+ * link rules: LinkPipeline.sitemapUrls); an index's entries are sitemaps, queued by the discovery,
+ * not candidates.
+ */
+export function sitemapWrite(settled: SettledSitemap, links: Pick<LinkPipeline, 'sitemapUrls'>): { write: SitemapWrite; candidates: FrontierCandidate[] } {
+  const { result } = settled;
+  const parsed = result?.parsed ?? null;
+  const urls = parsed?.kind === 'urlset' ? links.sitemapUrls(parsed.entries) : { candidates: [], lastmods: [], refused: 0 };
+  const write: SitemapWrite = {
+    url: settled.url,
+    foundVia: settled.foundVia,
+    parentUrl: settled.parentUrl,
+    kind: parsed?.kind ?? null,
+    httpStatus: result?.status ?? null,
+    gzipped: parsed?.gzipped ?? false,
+    bytes: parsed?.bytes ?? 0,
+    entries: parsed?.entries.length ?? 0,
+    entriesOverCap: parsed?.entriesOverCap ?? 0,
+    urlsRefused: urls.refused,
+    error: settled.error,
+    fetchMs: Math.round(result?.fetchMs ?? 0),
+    fetchedAtMs: settled.settledAtMs,
+    listed: urls.candidates.map((candidate, index) => ({ key: candidate.normalizedKey, lastmod: urls.lastmods[index] ?? null })),
+  };
+  return { write, candidates: urls.candidates };
+}

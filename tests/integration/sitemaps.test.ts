@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CrawlService } from '../../app/services/crawl-service';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import type { WritableDB } from '../../engine/store/sqlite/database';
+import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
+import { urlSourcesOf } from '../../shared/types/url-sources';
+import { startFixtureServer, type FixtureRequest, type FixtureServer } from '../../testweb/fixture-server';
+import { SITEMAPS_SITES } from '../../testweb/scope-sites/sitemaps';
+
+/**
+ * Issue 12 part 1: sitemaps found through robots.txt and the /sitemap.xml probe, read through an
+ * index and a gzipped child, their URLs crawled with source `sitemap`; a malformed sitemap is an
+ * error of its own and the crawl goes on; `sitemaps: 'off'` fetches none.
+ */
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer(SITEMAPS_SITES);
+});
+afterAll(async () => {
+  await fixtures?.stop();
+});
+
+interface Crawled {
+  db: WritableDB;
+  crawlId: number;
+  summary: CrawlSummary;
+  requests: FixtureRequest[];
+  requested(host: string): string[];
+  url(href: string): { id: number; state: string; code: string | null; status: number | null; depth: number; sources: string[] } | undefined;
+  sitemap(href: string): Record<string, unknown> | undefined;
+}
+
+async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
+  const db = openDatabase(':memory:');
+  const service = new CrawlService(db);
+  const before = fixtures.requests.length;
+  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+  const { crawlId, done } = service.start(seeds, { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
+  const summary = await done;
+  const requests = fixtures.requests.slice(before);
+  return {
+    db,
+    crawlId,
+    summary,
+    requests,
+    requested: (host) => requests.filter((r) => r.host === host).map((r) => r.path),
+    url: (href) => {
+      const row = db.prepare(`SELECT id, state, error_code AS code, http_status AS status, depth, sources FROM urls WHERE crawl_id = ? AND url = ?`).get(crawlId, href) as
+        | { id: number; state: string; code: string | null; status: number | null; depth: number; sources: number }
+        | undefined;
+      return row && { ...row, sources: urlSourcesOf(row.sources) };
+    },
+    sitemap: (href) =>
+      db
+        .prepare(
+          `SELECT s.found_via AS foundVia, p.url AS parent, s.kind, s.http_status AS status, s.gzipped, s.entries, s.urls_refused AS refused, s.error_code AS code, s.error_message AS message,
+                  (SELECT COUNT(*) FROM sitemap_urls su WHERE su.sitemap_id = s.id) AS listed
+           FROM sitemaps s LEFT JOIN sitemaps p ON p.id = s.parent_id WHERE s.crawl_id = ? AND s.url = ?`,
+        )
+        .get(crawlId, href) as Record<string, unknown> | undefined,
+  };
+}
+
+describe('sitemaps', () => {
+  it('reads robots.txt Sitemap: → index → gzipped child; the orphan is fetched with source sitemap only', async () => {
+    const c = await crawl(['http://sitemaps.test/']);
+    expect(c.summary.status).toBe('finished');
+    const requested = c.requested('sitemaps.test');
+    expect(requested).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap-index.xml', '/sitemap-pages.xml.gz', '/sitemap.xml', '/orphan.html']));
+    // robots.txt disallows the second child sitemap: never requested, recorded as refused.
+    expect(requested).not.toContain('/private/sitemap-hidden.xml');
+    expect(requested.filter((path) => path === '/sitemap-pages.xml.gz')).toHaveLength(1);
+    expect(requested.indexOf('/robots.txt')).toBeLessThan(requested.indexOf('/sitemap-index.xml'));
+
+    expect(c.url('http://sitemaps.test/orphan.html')).toMatchObject({ state: 'done', status: 200, depth: 1, sources: ['sitemap'] });
+    expect(c.url('http://sitemaps.test/')!.sources).toEqual(['seed', 'link', 'sitemap']);
+    expect(c.url('http://sitemaps.test/about.html')!.sources).toEqual(['link', 'sitemap', 'redirect']);
+    expect(c.url('http://sitemaps.test/missing.html')).toMatchObject({ state: 'error', code: 'HTTP_404', sources: ['sitemap'] });
+    expect(c.url('http://sitemaps.test/old-page')).toMatchObject({ state: 'done', status: 301, sources: ['sitemap'] });
+    // Listed on another host: the link rules (scope host) refuse it as they would a link.
+    expect(c.url('http://elsewhere.test/listed-offsite.html')).toBeUndefined();
+
+    expect(c.sitemap('http://sitemaps.test/sitemap-index.xml')).toMatchObject({ foundVia: 'robots', parent: null, kind: 'sitemapindex', status: 200, entries: 2, code: null, listed: 0 });
+    expect(c.sitemap('http://sitemaps.test/sitemap-pages.xml.gz')).toMatchObject({ foundVia: 'index', parent: 'http://sitemaps.test/sitemap-index.xml', kind: 'urlset', gzipped: 1, entries: 9, refused: 1, code: null, listed: 8 });
+    expect(c.sitemap('http://sitemaps.test/private/sitemap-hidden.xml')).toMatchObject({ foundVia: 'index', status: null, code: 'ROBOTS_DISALLOWED' });
+    expect(c.sitemap('http://sitemaps.test/sitemap.xml')).toMatchObject({ foundVia: 'probe', status: 404, code: 'HTTP_404' });
+    c.db.close();
+  });
+
+  it('a malformed sitemap is recorded with its coded error and line; the entries before the error are used and the crawl goes on', async () => {
+    const c = await crawl(['http://bad-sitemap.test/']);
+    expect(c.summary.status).toBe('finished');
+    const row = c.sitemap('http://bad-sitemap.test/sitemap.xml');
+    expect(row).toMatchObject({ foundVia: 'probe', status: 200, kind: 'urlset', entries: 1, code: 'SITEMAP_MALFORMED', listed: 1 });
+    expect(String(row!['message'])).toMatch(/line 4/);
+    expect(c.url('http://bad-sitemap.test/listed.html')).toMatchObject({ state: 'done', sources: ['sitemap'] });
+    expect(c.url('http://bad-sitemap.test/a.html')).toMatchObject({ state: 'done', sources: ['link'] });
+    expect(c.requested('bad-sitemap.test')).not.toContain('/never.html');
+    c.db.close();
+  });
+
+  it("sitemaps 'off' fetches no sitemap, and the orphan stays unfound", async () => {
+    const c = await crawl(['http://sitemaps.test/'], { sitemaps: 'off' });
+    expect(c.summary.status).toBe('finished');
+    expect(c.requested('sitemaps.test').filter((path) => /sitemap/.test(path))).toEqual([]);
+    expect(c.url('http://sitemaps.test/orphan.html')).toBeUndefined();
+    expect(c.db.prepare(`SELECT COUNT(*) FROM sitemaps WHERE crawl_id = ?`).pluck().get(c.crawlId)).toBe(0);
+    c.db.close();
+  });
+});
