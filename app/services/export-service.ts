@@ -8,6 +8,7 @@ import { chooseGroupCanonical, differenceCauses } from '../../shared/url/canonic
 import type { NormalizationProfile } from '../../shared/url/profiles';
 import { URL_NAME_LABELS } from '../../shared/types/url-names';
 import type { ExportQueries, KeyedPage } from '../../engine';
+import { sitemapReportPage } from './sitemap-report';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {
@@ -87,6 +88,9 @@ export const EXPORT_COLUMN_HEADERS = {
   kind: 'Duplicate kind',
   firstUrl: 'First URL of the group',
   similarity: 'Similarity',
+  finding: 'Finding',
+  reason: 'Why',
+  sitemap: 'Listed in sitemap',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -103,6 +107,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
+  sitemapReport: ['urlId', 'url', 'finding', 'reason', 'canonical', 'sitemap', 'state', 'httpStatus'],
 };
 
 /**
@@ -278,6 +283,8 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId), page: (after, limit) => queries.frontier(crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'errors':
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
+      case 'sitemapReport':
+        return { columns, count: () => queries.sitemaps.countListed(crawlId), page: (after, limit) => sitemapReportPage(queries.sitemaps, crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
       case 'urlGroups': {

@@ -156,8 +156,9 @@ export class ResultCommitter {
     const batch: BatchDraft = { nowMs: (this.options.now ?? Date.now)(), candidates: [], pages: [], outcomes: [], links: [], aliases: [], sitemaps: [] };
     for (const entry of entries) {
       if ('sitemap' in entry) {
-        const { write, candidates } = sitemapWrite(entry.sitemap, this.options.links);
+        const { write, candidates, aliases } = sitemapWrite(entry.sitemap, this.options.links);
         append(batch.candidates, candidates);
+        append(batch.aliases, aliases);
         batch.sitemaps.push(write);
         continue;
       }

@@ -201,10 +201,11 @@ export class LinkPipeline {
    * Sorts a sitemap's page URLs (sitemaps.org `<url><loc>`) like a seed page's links: the link
    * rules see each at depth 1 (listed, one step from the site's entry), no page nofollow; a
    * refusal is counted by rule. Candidates carry source `sitemap` and no referring page.
-   * @returns the candidates, each `<lastmod>` by candidate, and how many were refused
+   * @returns the candidates, each one's `<loc>` as written and `<lastmod>` (by index), and how many were refused
    */
-  sitemapUrls(entries: readonly { loc: string; lastmod: string | null; tooLong?: true }[]): { candidates: FrontierCandidate[]; lastmods: (string | null)[]; refused: number } {
+  sitemapUrls(entries: readonly { loc: string; lastmod: string | null; tooLong?: true }[]): { candidates: FrontierCandidate[]; locs: string[]; lastmods: (string | null)[]; refused: number } {
     const candidates: FrontierCandidate[] = [];
+    const locs: string[] = [];
     const lastmods: (string | null)[] = [];
     let refused = 0;
     const { maxUrlLength } = this.options.settings;
@@ -238,9 +239,10 @@ export class LinkPipeline {
         discoveredFrom: null,
         source: 'sitemap',
       });
+      locs.push(entry.loc);
       lastmods.push(entry.lastmod);
     }
-    return { candidates, lastmods, refused };
+    return { candidates, locs, lastmods, refused };
   }
 
   /**

@@ -334,8 +334,11 @@ export interface SitemapWrite {
   fetchMs: number;
   /** When it settled, epoch ms. */
   fetchedAtMs: number;
-  /** The page URLs it listed that passed the link rules, with each `<lastmod>` as written. */
-  listed: readonly { key: string; lastmod: string | null }[];
+  /**
+   * The page URLs it listed that passed the link rules, with each `<lastmod>` as written and
+   * `listedAs`, the `<loc>` spelling where it differs from the URL fetched (else null).
+   */
+  listed: readonly { key: string; lastmod: string | null; listedAs: string | null }[];
 }
 
 /**

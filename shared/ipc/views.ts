@@ -138,7 +138,7 @@ export interface OpenedCrawl {
 }
 
 /** What an export writes. */
-export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups';
+export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups' | 'sitemapReport';
 /** The file format of an export: CSV (RFC 4180, header row) or JSON Lines. */
 export type ExportFormat = 'csv' | 'jsonl';
 

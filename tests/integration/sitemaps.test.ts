@@ -1,5 +1,9 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
+import { ExportService } from '../../app/services/export-service';
+import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
@@ -28,6 +32,19 @@ interface Crawled {
   requested(host: string): string[];
   url(href: string): { id: number; state: string; code: string | null; status: number | null; depth: number; sources: string[] } | undefined;
   sitemap(href: string): Record<string, unknown> | undefined;
+}
+
+/** The sitemap report as `crawlbench export --what sitemap-report` writes it (JSON lines), parsed. */
+async function sitemapReport(c: Crawled): Promise<{ url: string; finding: string; reason: string; canonical: string | null; sitemap: string }[]> {
+  const service = new ExportService({ queries: () => new ExportQueries(c.db), profileOf: () => PROFILES.standard }, () => undefined, { pageSize: 3 });
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  await service.exportToStream(out, c.crawlId, 'sitemapReport', 'jsonl');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { url: string; finding: string; reason: string; canonical: string | null; sitemap: string });
 }
 
 async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
@@ -84,6 +101,24 @@ describe('sitemaps', () => {
     expect(c.sitemap('http://sitemaps.test/sitemap-pages.xml.gz')).toMatchObject({ foundVia: 'index', parent: 'http://sitemaps.test/sitemap-index.xml', kind: 'urlset', gzipped: 1, entries: 9, refused: 1, code: null, listed: 8 });
     expect(c.sitemap('http://sitemaps.test/private/sitemap-hidden.xml')).toMatchObject({ foundVia: 'index', status: null, code: 'ROBOTS_DISALLOWED' });
     expect(c.sitemap('http://sitemaps.test/sitemap.xml')).toMatchObject({ foundVia: 'probe', status: 404, code: 'HTTP_404' });
+
+    const report = await sitemapReport(c);
+    const child = 'http://sitemaps.test/sitemap-pages.xml.gz';
+    expect(report.filter((row) => row.finding === 'orphan').map((row) => [row.url, row.sitemap])).toEqual([
+      ['http://sitemaps.test/orphan.html', child],
+      ['http://sitemaps.test/old-page', child],
+      ['http://sitemaps.test/missing.html', child],
+      ['http://sitemaps.test/about-copy.html', child],
+    ]);
+    const notIndexable = Object.fromEntries(report.filter((row) => row.finding === 'not-indexable').map((row) => [row.url, row.reason]));
+    expect(notIndexable).toEqual({
+      'http://sitemaps.test/old-page': 'redirects (301) to http://sitemaps.test/about.html',
+      'http://sitemaps.test/missing.html': 'HTTP 404',
+      'http://sitemaps.test/noindex.html': 'noindex (meta robots or X-Robots-Tag)',
+      'http://sitemaps.test/canonical-elsewhere.html': 'canonicalised to http://sitemaps.test/about.html',
+    });
+    const variants = report.filter((row) => row.finding === 'non-canonical-variant');
+    expect(variants.map((row) => [row.url, row.canonical])).toEqual([['http://sitemaps.test/about-copy.html', 'http://sitemaps.test/about.html']]);
     c.db.close();
   });
 

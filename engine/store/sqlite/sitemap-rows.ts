@@ -23,7 +23,7 @@ export class SitemapRows {
          RETURNING id`,
       )
       .pluck();
-    this.listing = db.prepare(`INSERT INTO sitemap_urls (url_id, sitemap_id, lastmod) VALUES (?, ?, ?) ON CONFLICT (url_id, sitemap_id) DO UPDATE SET lastmod = excluded.lastmod`);
+    this.listing = db.prepare(`INSERT INTO sitemap_urls (url_id, sitemap_id, lastmod, listed_as) VALUES (?, ?, ?, ?) ON CONFLICT (url_id, sitemap_id) DO UPDATE SET lastmod = excluded.lastmod, listed_as = excluded.listed_as`);
   }
 
   /**
@@ -48,7 +48,7 @@ export class SitemapRows {
       fetchMs: sitemap.fetchMs,
       fetchedAtMs: sitemap.fetchedAtMs,
     }) as number;
-    for (const listed of sitemap.listed) this.listing.run(idOf(listed.key), id, listed.lastmod);
+    for (const listed of sitemap.listed) this.listing.run(idOf(listed.key), id, listed.lastmod, listed.listedAs);
   }
 }
 

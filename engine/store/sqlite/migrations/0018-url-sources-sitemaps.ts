@@ -12,8 +12,9 @@ import { LINK_KIND_CODES } from '../link-codes';
  *   line, `probe` of /sitemap.xml, or listed in an `index`, with `parent_id`), its kind, status,
  *   entries read and those past the 50,000 cap, URLs the link rules refused, and its error (coded,
  *   e.g. SITEMAP_MALFORMED) when it could not be read whole.
- * - `sitemap_urls`: which sitemap listed which URL (with `<lastmod>` as written), keyed by URL
- *   first: the sitemap report and the Pages filter ask "is this URL listed".
+ * - `sitemap_urls`: which sitemap listed which URL (with `<lastmod>` as written, and `listed_as`:
+ *   the `<loc>` spelling where it differs from `urls.url`), keyed by URL first: the sitemap report
+ *   and the Pages filter ask "is this URL listed".
  */
 export const migration0018 = {
   version: 18,
@@ -51,6 +52,7 @@ export const migration0018 = {
         url_id INTEGER NOT NULL REFERENCES urls(id) ON DELETE CASCADE,
         sitemap_id INTEGER NOT NULL REFERENCES sitemaps(id) ON DELETE CASCADE,
         lastmod TEXT,
+        listed_as TEXT,
         PRIMARY KEY (url_id, sitemap_id)
       ) WITHOUT ROWID;
       CREATE INDEX sitemap_urls_by_sitemap ON sitemap_urls (sitemap_id);

@@ -1,5 +1,6 @@
 /** Read queries that stream a crawl's pages, frontier, errors and groups for export. */
 import type { ReadableDB } from '../database';
+import { SitemapQueries } from './sitemap-queries';
 import { StatementCache } from './statement-cache';
 
 /** A page of rows read by key (keyset paging: `WHERE key > last ORDER BY key LIMIT n`). */
@@ -76,9 +77,12 @@ export interface ContentMemberExportRow {
  */
 export class ExportQueries {
   private readonly statements: StatementCache;
+  /** The sitemap report's reads (sitemap-queries.ts). */
+  readonly sitemaps: SitemapQueries;
 
   constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
+    this.sitemaps = new SitemapQueries(db);
   }
 
   /**

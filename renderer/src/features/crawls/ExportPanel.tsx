@@ -11,6 +11,7 @@ const KINDS: { value: ExportKind; label: string }[] = [
   { value: 'errors', label: 'Errors (URLs in state error, with the reason)' },
   { value: 'urlGroups', label: 'URL groups' },
   { value: 'contentGroups', label: 'Content groups' },
+  { value: 'sitemapReport', label: 'Sitemap report (orphans, listed but not indexable, non-canonical variants)' },
 ];
 
 /** The suggested file for an export. */
