@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
 import { ExportService } from '../../app/services/export-service';
 import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
+import { PagesQueries } from '../../engine/store/sqlite/queries/page-queries';
+import type { SitemapFilter } from '../../shared/types/sitemaps';
 import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
@@ -119,6 +121,17 @@ describe('sitemaps', () => {
     });
     const variants = report.filter((row) => row.finding === 'non-canonical-variant');
     expect(variants.map((row) => [row.url, row.canonical])).toEqual([['http://sitemaps.test/about-copy.html', 'http://sitemaps.test/about.html']]);
+
+    // The Pages table's sitemap filter names the same URLs as the report.
+    const pages = new PagesQueries(c.db, { indexWriter: c.db });
+    const filtered = (sitemap: SitemapFilter) =>
+      pages
+        .pages(c.crawlId, { offset: 0, limit: 100, filter: { sitemap }, sort: { column: 'url', direction: 'asc' } })
+        .rows.map((row) => row.url)
+        .sort();
+    expect(filtered('orphan')).toEqual(report.filter((row) => row.finding === 'orphan').map((row) => row.url).sort());
+    expect(filtered('listed-not-indexable')).toEqual(Object.keys(notIndexable).sort());
+    expect(filtered('listed')).toHaveLength(8);
     c.db.close();
   });
 

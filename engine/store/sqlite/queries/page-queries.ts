@@ -5,6 +5,7 @@ import type { RowPage } from '../../../../shared/types/crawl';
 import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../../shared/types/pages';
 import { CodedError } from '../../../../shared/types/result';
 import { mediaTypeSql, pathPrefixTestSql, statusClassTestSql } from './page-classes';
+import { sitemapFilterSql } from './sitemap-queries';
 import { compileUrlRegex } from './url-regex';
 import { StatementCache } from './statement-cache';
 
@@ -278,6 +279,7 @@ export class PagesQueries {
     }
     if (filter.withoutValue === 'contentType') where.push(`(p.content_type IS NULL OR trim(p.content_type) = '')`);
     if (filter.withoutValue === 'indexability') where.push('p.indexability IS NULL');
+    if (filter.sitemap) where.push(sitemapFilterSql(filter.sitemap, 'u', INDEXABILITY_SQL));
     return { where, params };
   }
 

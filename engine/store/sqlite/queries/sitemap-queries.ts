@@ -77,14 +77,15 @@ export class SitemapQueries {
     this.statements = new StatementCache(db);
   }
 
-  /** URLs listed in the crawl's sitemaps (the report's upper bound of rows). */
+  /** URLs listed in the crawl's sitemaps (the report's rows, about: a URL may have two findings, or none). One pass over the crawl's URLs, once per export. */
   countListed(crawlId: number): number {
-    return this.statements.get(`SELECT COUNT(*) FROM urls u WHERE u.crawl_id = ? AND ${listedSql('u')}`).pluck().get(crawlId) as number;
+    return this.statements.get(`SELECT COUNT(*) FROM urls u WHERE +u.crawl_id = ? AND ${listedSql('u')}`).pluck().get(crawlId) as number;
   }
 
   /**
-   * Listed URLs after URL id `afterKey`, in id order (keyset paging through the URL rowid; each
-   * subquery reads by index: sitemap_urls by URL, content_group_members by URL, url_aliases by URL).
+   * Listed URLs after URL id `afterKey`, in id order: a rowid range (`+u.crawl_id` keeps SQLite
+   * off the crawl_id indexes, which would sort), so the pages of one export read the crawl's URLs
+   * once; each subquery reads by index (sitemap_urls and content_group_members and url_aliases by URL).
    */
   listed(crawlId: number, afterKey: number, limit: number): KeyedPage<ListedUrlRow> {
     const rows = this.statements
@@ -98,7 +99,7 @@ export class SitemapQueries {
                   WHERE m.url_id = u.id AND g.first_url_id != u.id LIMIT 1) AS duplicateOf,
                 (SELECT json_group_array(a.raw_url) FROM url_aliases a WHERE a.url_id = u.id) AS spellingsJson
          FROM urls u LEFT JOIN pages p ON p.url_id = u.id
-         WHERE u.crawl_id = ? AND u.id > ? AND ${listedSql('u')}
+         WHERE +u.crawl_id = ? AND u.id > ? AND ${listedSql('u')}
          ORDER BY u.id LIMIT ?`,
       )
       .all(crawlId, afterKey, limit) as (Omit<ListedUrlRow, 'spellings'> & { spellingsJson: string })[];
