@@ -1,4 +1,5 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
+import { urlSourcesOf } from '../../shared/types/url-sources';
 import type { CrawlReader, DuplicateQueries, InspectedPageRecord, InspectedUrlRecord, InspectorQueries } from '../../engine';
 import {
   INSPECTOR_LINKS_PER_PAGE,
@@ -57,6 +58,7 @@ export function inspectUrl(sources: InspectorSources, crawlId: number, urlId: nu
     url: record.url,
     crawlRunning: running,
     names: namesOf(sources, crawlId, record, page, redirects, settings),
+    sources: { sources: urlSourcesOf(record.sources), sitemaps: sources.queries.sitemaps(urlId) },
     response: responseOf(record, page),
     redirects,
     robots: robotsOf(record, page, settings),

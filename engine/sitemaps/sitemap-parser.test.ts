@@ -43,7 +43,7 @@ describe('parseSitemap', () => {
     expect((await parseSitemap(Buffer.from('<html><body>no</body></html>'), false)).error?.code).toBe('SITEMAP_NOT_SITEMAP');
     expect((await parseSitemap(Buffer.from(''), false)).error?.code).toBe('SITEMAP_NOT_SITEMAP');
     const broken = zlib.gzipSync(urlset(urls(10)));
-    broken[broken.length - 6] ^= 0xff;
+    broken[broken.length - 6]! ^= 0xff;
     expect((await parseSitemap(broken, false)).error?.code).toBe('SITEMAP_GZIP_FAILED');
   });
 

@@ -4,6 +4,10 @@ import { CrawlService } from '../../app/services/crawl-service';
 import { ExportService } from '../../app/services/export-service';
 import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
 import { PagesQueries } from '../../engine/store/sqlite/queries/page-queries';
+import { inspectUrl } from '../../app/services/inspector-service';
+import { CrawlReader } from '../../engine/store/sqlite/crawl-repository';
+import { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
+import { InspectorQueries } from '../../engine/store/sqlite/queries/inspector-queries';
 import type { SitemapFilter } from '../../shared/types/sitemaps';
 import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase } from '../../engine/store/sqlite/connection';
@@ -132,6 +136,11 @@ describe('sitemaps', () => {
     expect(filtered('orphan')).toEqual(report.filter((row) => row.finding === 'orphan').map((row) => row.url).sort());
     expect(filtered('listed-not-indexable')).toEqual(Object.keys(notIndexable).sort());
     expect(filtered('listed')).toHaveLength(8);
+
+    // The URL inspector's Sources section.
+    const inspect = (href: string) => inspectUrl({ queries: new InspectorQueries(c.db), duplicates: new DuplicateQueries(c.db), crawls: new CrawlReader(c.db) }, c.crawlId, c.url(href)!.id, false).sources;
+    expect(inspect('http://sitemaps.test/orphan.html')).toEqual({ sources: ['sitemap'], sitemaps: [{ url: child, lastmod: '2026-11-01', listedAs: null }] });
+    expect(inspect('http://sitemaps.test/about.html').sources).toEqual(['link', 'sitemap', 'redirect']);
     c.db.close();
   });
 
