@@ -160,7 +160,11 @@ export class CrawlRunner {
       const [duplicates, seedRedirectTargets, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.storedSitemaps?.() ?? []]);
       this.meter.countDuplicate(duplicates);
       this.links.addSeedRedirectTargets(seedRedirectTargets);
-      if (this.options.settings.sitemaps === 'auto') this.sitemaps = this.sitemapDiscovery(storedSitemaps);
+      if (this.options.settings.sitemaps === 'auto') {
+        this.sitemaps = this.sitemapDiscovery(storedSitemaps);
+        // Stored robots.txt files of the seed origins first: a resumed crawl does not ask again within their TTL.
+        await this.gate.prepareOrigins(this.sitemaps.pendingOrigins(), this.now());
+      }
       const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
       await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
     } catch (error) {

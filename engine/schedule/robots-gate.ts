@@ -80,16 +80,23 @@ export class RobotsGate {
    * @throws the store's error when the read fails
    */
   async prepare(urls: readonly ClaimedUrl[], nowMs: number): Promise<void> {
+    await this.prepareOrigins(urls.map((url) => new URL(url.url).origin), nowMs);
+  }
+
+  /**
+   * Loads from the robots store the robots.txt of every origin of `origins` this run does not
+   * know yet (as {@link prepare} does for a claim): sitemap discovery asks it for the seed origins
+   * before its first {@link decideOutside}, so a resumed crawl does not fetch them again.
+   * @throws the store's error when the read fails
+   */
+  async prepareOrigins(origins: readonly string[], nowMs: number): Promise<void> {
     const { store } = this.options;
     const robots = this.robots;
-    if (!store || !robots || urls.length === 0) return;
-    const origins = new Set<string>();
-    for (const url of urls) {
-      const { origin } = new URL(url.url);
-      if (robots.misses(origin)) origins.add(origin);
-    }
-    if (origins.size === 0) return;
-    for (const entry of await store.load([...origins], nowMs)) robots.restore(entry, nowMs);
+    if (!store || !robots || origins.length === 0) return;
+    const missing = new Set<string>();
+    for (const origin of origins) if (robots.misses(origin)) missing.add(origin);
+    if (missing.size === 0) return;
+    for (const entry of await store.load([...missing], nowMs)) robots.restore(entry, nowMs);
   }
 
   /**

@@ -92,6 +92,11 @@ export class SitemapDiscovery {
     this.origins = [...origins];
   }
 
+  /** Seed origins whose sitemaps are not queued yet (their robots.txt is awaited). */
+  pendingOrigins(): readonly string[] {
+    return this.origins;
+  }
+
   /** True while a sitemap is waiting, queued or being fetched: the crawl is not over. */
   busy(): boolean {
     return this.origins.length > 0 || this.queue.length > 0 || this.inFlight.size > 0;

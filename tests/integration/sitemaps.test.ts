@@ -156,6 +156,22 @@ describe('sitemaps', () => {
     c.db.close();
   });
 
+  it('a resumed crawl does not fetch the sitemaps (nor the robots.txt) it stored before', async () => {
+    const db = openDatabase(':memory:');
+    const service = new CrawlService(db);
+    const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+    const since = fixtures.requests.length;
+    const { crawlId, done } = service.start(['http://sitemaps.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, maxPages: 4 });
+    expect((await done).status).toBe('stopped');
+    const between = fixtures.requests.length;
+    expect((await service.resume(crawlId, { maxPages: 0 }).done).status).toBe('finished');
+    const paths = (from: number, to = fixtures.requests.length) => fixtures.requests.slice(from, to).filter((r) => r.host === 'sitemaps.test').map((r) => r.path);
+    for (const path of ['/robots.txt', '/sitemap-index.xml', '/sitemap-pages.xml.gz', '/sitemap.xml']) expect(paths(since).filter((p) => p === path), path).toHaveLength(1);
+    expect(paths(between)).toContain('/orphan.html');
+    expect(paths(between)).not.toContain('/robots.txt');
+    db.close();
+  });
+
   it("sitemaps 'off' fetches no sitemap, and the orphan stays unfound", async () => {
     const c = await crawl(['http://sitemaps.test/'], { sitemaps: 'off' });
     expect(c.summary.status).toBe('finished');
