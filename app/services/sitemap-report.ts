@@ -5,8 +5,7 @@
  */
 import type { SitemapFinding } from '../../shared/types/sitemaps';
 import { chooseGroupCanonical } from '../../shared/url/canonical';
-import type { KeyedPage } from '../../engine';
-import type { ListedUrlRow, SitemapQueries } from '../../engine/store/sqlite/queries/sitemap-queries';
+import type { KeyedPage, ListedUrlRow, SitemapQueries } from '../../engine';
 
 /** One row of the sitemap report. */
 export interface SitemapReportRow {

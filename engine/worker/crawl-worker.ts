@@ -8,11 +8,11 @@ import { HostResolver } from '../fetch/dns';
 import { Fetcher } from '../fetch/fetcher';
 import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
-import { fetchSitemap } from '../sitemaps/sitemap-fetch';
+import { fetchSitemap } from '../fetch/sitemap-fetch';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 import { politenessDelayMs } from '../schedule/politeness';
-import { SITEMAP_MAX_BYTES } from '../sitemaps/sitemap-parser';
+import { SITEMAP_MAX_BYTES } from '../parse/sitemap-parser';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');

@@ -2,7 +2,7 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
-import type { ParsedSitemap } from '../sitemaps/sitemap-parser';
+import type { ParsedSitemap } from '../parse/sitemap-parser';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the

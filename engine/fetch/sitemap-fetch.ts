@@ -1,7 +1,7 @@
 /** One sitemap fetch in a crawl worker: the fetch (redirects followed), then its XML read into entries. */
 import type { Fetcher } from '../fetch/fetcher';
 import type { SitemapResult } from '../worker/protocol';
-import { parseSitemap } from './sitemap-parser';
+import { parseSitemap } from '../parse/sitemap-parser';
 
 /**
  * Fetches the sitemap at `url` with `fetcher` (the crawl's resolver, closed mode and user agent;
