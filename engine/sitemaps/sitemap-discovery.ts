@@ -33,6 +33,8 @@ export interface SettledSitemap {
    * SITEMAP_ROBOTS_UNAVAILABLE, SITEMAP_NESTED_INDEX or SITEMAP_TOO_MANY_URLS.
    */
   error: ErrorInfo | null;
+  /** An index's entries that are not absolute http(s) URLs (or too long): not fetched, counted here. */
+  refusedEntries: number;
   /** When it settled, epoch ms. */
   settledAtMs: number;
 }
@@ -179,42 +181,47 @@ export class SitemapDiscovery {
     this.nextAtMs.set(task.host, nowMs + this.options.politenessDelayMs(result.fetchMs, task.crawlDelayMs));
     const parsed = result.parsed;
     let error = result.error ?? parsed?.error ?? null;
-    if (parsed?.kind === 'sitemapindex') {
-      if (task.foundVia === 'index') {
-        this.settle(task, { ...result, parsed: { ...parsed, entries: [] } }, { code: 'SITEMAP_NESTED_INDEX', message: `${task.url} is a sitemap index listed by the index ${task.parentUrl}: its ${parsed.entries.length} entries were not read (sitemaps.org: an index lists sitemaps only)` }, nowMs);
-        return true;
-      }
-      for (const entry of parsed.entries) if (entry.tooLong !== true) this.enqueue(entry.loc, 'index', task.url);
+    if (parsed?.kind === 'sitemapindex' && task.foundVia === 'index') {
+      this.settle(task, { ...result, parsed: { ...parsed, entries: [] } }, { code: 'SITEMAP_NESTED_INDEX', message: `${task.url} is a sitemap index listed by the index ${task.parentUrl}: its ${parsed.entries.length} entries were not read (sitemaps.org: an index lists sitemaps only)` }, nowMs);
+      return true;
     }
     if (error === null && parsed !== null && parsed.entriesOverCap > 0) {
       error = { code: 'SITEMAP_TOO_MANY_URLS', message: `${task.url} lists ${parsed.entries.length + parsed.entriesOverCap} entries, more than sitemaps.org's 50,000: the ${parsed.entriesOverCap} past the first 50,000 were not used` };
     }
-    this.settle(task, result, error, nowMs);
+    let refused = 0;
+    if (parsed?.kind === 'sitemapindex') {
+      for (const entry of parsed.entries) if (entry.tooLong === true || !this.enqueue(entry.loc, 'index', task.url)) refused += 1;
+    }
+    this.settle(task, result, error, nowMs, refused);
     return true;
   }
 
-  private settle(task: SitemapTask, result: SitemapResult | null, error: ErrorInfo | null, nowMs: number): void {
-    this.options.record({ url: task.url, foundVia: task.foundVia, parentUrl: task.parentUrl, result, error, settledAtMs: nowMs });
+  private settle(task: SitemapTask, result: SitemapResult | null, error: ErrorInfo | null, nowMs: number, refusedEntries = 0): void {
+    this.options.record({ url: task.url, foundVia: task.foundVia, parentUrl: task.parentUrl, result, error, settledAtMs: nowMs, refusedEntries });
   }
 
   private wakeAt(atMs: number | null): void {
     if (atMs !== null) this.robotsWakeAtMs = Math.min(this.robotsWakeAtMs ?? Infinity, atMs);
   }
 
-  /** Queues a sitemap URL once per crawl; one that is not an absolute http(s) URL is dropped (an index's entries are checked here). */
-  private enqueue(raw: string, foundVia: SitemapFoundVia, parentUrl: string | null, knownHost?: string): void {
+  /**
+   * Queues a sitemap URL once per crawl (one met again is not queued, and not refused).
+   * @returns false when `raw` is not an absolute http(s) URL (an index's entry, a robots.txt line): refused
+   */
+  private enqueue(raw: string, foundVia: SitemapFoundVia, parentUrl: string | null, knownHost?: string): boolean {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      return;
+      return false;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
     url.hash = '';
     const href = url.href;
-    if (this.seen.has(href)) return;
+    if (this.seen.has(href)) return true;
     this.seen.add(href);
     this.queue.push({ url: href, host: knownHost ?? url.hostname, foundVia, parentUrl });
+    return true;
   }
 }
 

@@ -327,7 +327,7 @@ export interface SitemapWrite {
   entries: number;
   /** Entries past the 50,000 cap (counted, not used). */
   entriesOverCap: number;
-  /** Listed URLs the link rules refused (each refusal counted by rule too). */
+  /** Listed URLs the link rules refused (each refusal counted by rule too), or an index's entries that are not http(s) URLs. */
   urlsRefused: number;
   /** Why it was not read whole (SITEMAP_MALFORMED, HTTP_404, ROBOTS_DISALLOWED …), or null. */
   error: UrlError | null;
