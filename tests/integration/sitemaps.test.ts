@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { exportCommand } from '../../cli/commands/export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
 import { ExportService } from '../../app/services/export-service';
@@ -170,6 +174,26 @@ describe('sitemaps', () => {
     expect(paths(between)).toContain('/orphan.html');
     expect(paths(between)).not.toContain('/robots.txt');
     db.close();
+  });
+
+  it('crawlbench export --what sitemap-report writes the report as CSV from a crawl database', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-sitemaps-'));
+    const file = path.join(dir, 'site.db');
+    const db = openDatabase(file);
+    const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+    await new CrawlService(db).start(['http://sitemaps.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0 }).done;
+    db.close();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let csv = '';
+    stdout.on('data', (chunk: Buffer) => (csv += chunk.toString('utf8')));
+    const code = await exportCommand(['--db', file, '--what', 'sitemap-report', '--format', 'csv'], { stdin: new PassThrough(), stdout, stderr });
+    expect(code).toBe(0);
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('URL id,URL,Finding,Why,Canonical URL,Listed in sitemap,State,HTTP status');
+    expect(lines.filter((line) => line.includes(',orphan,'))).toHaveLength(4);
+    expect(lines.some((line) => line.includes('http://sitemaps.test/orphan.html,orphan,'))).toBe(true);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("sitemaps 'off' fetches no sitemap, and the orphan stays unfound", async () => {
