@@ -251,7 +251,7 @@ export class CrawlRunner {
         seeds: this.options.seeds,
         robots: this.gate,
         dispatch: (url) => this.pool!.dispatch({ urlId: 0, url, purpose: 'sitemap' }),
-        politenessDelayMs: (fetchMs, extraDelayMs) => frontier.politenessDelayMs(fetchMs, extraDelayMs),
+        hosts: frontier,
         record: (settled) => this.committer.addSitemap(settled),
       },
       stored,

@@ -8,6 +8,7 @@ import { SitemapDiscovery, type SettledSitemap } from './sitemap-discovery';
 function harness(options: { robots?: Record<string, string[]>; decide?: (url: string) => OutsideDecision; stored?: string[]; seeds?: string[] } = {}) {
   const dispatched: { seq: number; url: string }[] = [];
   const settled: SettledSitemap[] = [];
+  const hosts = new Map<string, { busy: boolean; nextAtMs: number }>();
   let seq = 0;
   const discovery = new SitemapDiscovery(
     {
@@ -21,7 +22,17 @@ function harness(options: { robots?: Record<string, string[]>; decide?: (url: st
         dispatched.push({ seq, url });
         return seq;
       },
-      politenessDelayMs: (fetchMs, extraDelayMs) => Math.max(5 * fetchMs, extraDelayMs),
+      // The frontier's host slots, as a fake: one request per host, then 5 × its fetch time (or Crawl-delay).
+      hosts: {
+        takeHostSlot: (host, nowMs) => {
+          const state = hosts.get(host) ?? { busy: false, nextAtMs: 0 };
+          if (state.busy) return { taken: false, retryAtMs: null };
+          if (state.nextAtMs > nowMs) return { taken: false, retryAtMs: state.nextAtMs };
+          hosts.set(host, { busy: true, nextAtMs: state.nextAtMs });
+          return { taken: true };
+        },
+        returnHostSlot: (host, disposition) => hosts.set(host, { busy: false, nextAtMs: disposition.nowMs + Math.max(5 * disposition.fetchMs, disposition.extraDelayMs ?? 0) }),
+      },
       record: (sitemap) => settled.push(sitemap),
     },
     options.stored ?? [],
@@ -46,8 +57,8 @@ describe('SitemapDiscovery', () => {
     discovery.onResult(1, answer('http://a.test/s1.xml', { entries: [{ loc: 'http://a.test/p', lastmod: null }] }), 100);
     expect(settled).toMatchObject([{ url: 'http://a.test/s1.xml', foundVia: 'robots', parentUrl: null, error: null }]);
     // Politeness: 5 × 10 ms after the fetch ended.
-    expect(discovery.nextWakeAtMs()).toBe(150);
     expect(discovery.dispatch(4, 149)).toBe(0);
+    expect(discovery.nextWakeAtMs()).toBe(150);
     expect(discovery.dispatch(4, 150)).toBe(1);
     discovery.onResult(2, answer('http://a.test/s2.xml', null), 160);
     discovery.dispatch(4, 1_000);

@@ -9,12 +9,13 @@
  *   so discovery always ends.
  * - robots.txt applies to a sitemap URL as to a page (RobotsGate.decideOutside): a disallowed one
  *   is recorded ROBOTS_DISALLOWED and never requested.
- * - Politeness: one sitemap fetch per host at a time, the next one after the crawl's politeness
- *   delay (k × the last fetch time, and the robots Crawl-delay). Sitemap fetches of a host are not
- *   queued behind its page fetches: a host may see one sitemap request beside its page requests.
+ * - Politeness: a sitemap fetch takes one of its host's request slots in the frontier
+ *   (FrontierStore.takeHostSlot), so it waits for the host's politeness delay and connection
+ *   limit like a page, and the host's next request waits k × its fetch time (and Crawl-delay) after it.
  */
 import type { ErrorInfo } from '../../shared/types/result';
 import type { OutsideDecision } from '../schedule/robots-gate';
+import type { FrontierStore } from '../store/ports';
 import type { SitemapResult } from '../worker/protocol';
 
 /** How a sitemap was found: a robots.txt `Sitemap:` line, the `/sitemap.xml` probe, or a sitemap index. */
@@ -56,8 +57,8 @@ export interface SitemapDiscoveryOptions {
   };
   /** Sends a sitemap fetch to the worker pool (a free slot is there). @returns the task's sequence number */
   dispatch(url: string): number;
-  /** The crawl's politeness delay after a fetch of `fetchMs`, with an extra wait (robots Crawl-delay), ms. */
-  politenessDelayMs(fetchMs: number, extraDelayMs: number): number;
+  /** The frontier's host slots: a sitemap fetch holds one, as a page does. */
+  hosts: Pick<FrontierStore, 'takeHostSlot' | 'returnHostSlot'>;
   /** A sitemap settled: the result committer stores it and offers its URLs to the frontier. */
   record(settled: SettledSitemap): void;
 }
@@ -70,12 +71,8 @@ export class SitemapDiscovery {
   /** Sitemap URLs queued, fetched or stored (a resumed crawl's), so none is fetched twice. */
   private readonly seen = new Set<string>();
   private readonly inFlight = new Map<number, SitemapTask & { crawlDelayMs: number }>();
-  /** Hosts with a sitemap fetch in flight. */
-  private readonly busyHosts = new Set<string>();
-  /** Per host, when its next sitemap may be fetched, epoch ms. */
-  private readonly nextAtMs = new Map<string, number>();
-  /** When a robots.txt retry makes waiting work eligible again, epoch ms. */
-  private robotsWakeAtMs: number | null = null;
+  /** When waiting work is eligible again (a robots.txt retry, a host's politeness delay), epoch ms; null: only a result wakes it. */
+  private wakeAtMs: number | null = null;
 
   /**
    * @param stored sitemap URLs an earlier run of the crawl stored (not fetched again); a seed
@@ -104,11 +101,9 @@ export class SitemapDiscovery {
     return this.origins.length > 0 || this.queue.length > 0 || this.inFlight.size > 0;
   }
 
-  /** When queued work next becomes eligible (epoch ms), or null when only a result or a robots.txt can wake it. */
+  /** When queued work next becomes eligible (epoch ms), as the last {@link dispatch} found; null when only a fetch's end can wake it. */
   nextWakeAtMs(): number | null {
-    let wake = this.robotsWakeAtMs ?? Infinity;
-    for (const task of this.queue) if (!this.busyHosts.has(task.host)) wake = Math.min(wake, this.nextAtMs.get(task.host) ?? 0);
-    return wake === Infinity ? null : wake;
+    return this.queue.length > 0 || this.origins.length > 0 ? this.wakeAtMs : null;
   }
 
   /**
@@ -118,7 +113,9 @@ export class SitemapDiscovery {
    */
   dispatch(room: number, nowMs: number): number {
     let used = 0;
-    this.robotsWakeAtMs = null;
+    this.wakeAtMs = null;
+    /** Hosts found busy or waiting in this pass: their other sitemaps wait too. */
+    const waiting = new Set<string>();
     for (let index = 0; index < this.origins.length && used < room; ) {
       const origin = this.origins[index]!;
       const decision = this.options.robots.decideOutside(probeUrl(origin), nowMs);
@@ -135,7 +132,7 @@ export class SitemapDiscovery {
     }
     for (let index = 0; index < this.queue.length && used < room; ) {
       const task = this.queue[index]!;
-      if (this.busyHosts.has(task.host) || (this.nextAtMs.get(task.host) ?? 0) > nowMs) {
+      if (waiting.has(task.host)) {
         index += 1;
         continue;
       }
@@ -146,12 +143,19 @@ export class SitemapDiscovery {
           this.wakeAt(decision.wakeAtMs);
           index += 1;
           continue;
-        case 'allowed':
+        case 'allowed': {
+          const slot = this.options.hosts.takeHostSlot(task.host, nowMs);
+          if (!slot.taken) {
+            waiting.add(task.host);
+            this.wakeAt(slot.retryAtMs);
+            index += 1;
+            continue;
+          }
           this.queue.splice(index, 1);
-          this.busyHosts.add(task.host);
           this.inFlight.set(this.options.dispatch(task.url), { ...task, crawlDelayMs: decision.crawlDelayMs });
           used += 1;
           continue;
+        }
         case 'disallowed':
           this.queue.splice(index, 1);
           this.settle(task, null, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows the sitemap ${task.url}${decision.robotsLine ? ` (${decision.robotsLine})` : ''}: not fetched` }, nowMs);
@@ -177,8 +181,7 @@ export class SitemapDiscovery {
     const task = this.inFlight.get(seq);
     if (!task) return false;
     this.inFlight.delete(seq);
-    this.busyHosts.delete(task.host);
-    this.nextAtMs.set(task.host, nowMs + this.options.politenessDelayMs(result.fetchMs, task.crawlDelayMs));
+    this.options.hosts.returnHostSlot(task.host, { fetchMs: result.fetchMs, nowMs, httpStatus: result.status, extraDelayMs: task.crawlDelayMs });
     const parsed = result.parsed;
     let error = result.error ?? parsed?.error ?? null;
     if (parsed?.kind === 'sitemapindex' && task.foundVia === 'index') {
@@ -201,7 +204,7 @@ export class SitemapDiscovery {
   }
 
   private wakeAt(atMs: number | null): void {
-    if (atMs !== null) this.robotsWakeAtMs = Math.min(this.robotsWakeAtMs ?? Infinity, atMs);
+    if (atMs !== null) this.wakeAtMs = Math.min(this.wakeAtMs ?? Infinity, atMs);
   }
 
   /**

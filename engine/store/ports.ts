@@ -111,6 +111,9 @@ export interface Disposition {
   extraDelayReason?: HostWaitReason;
 }
 
+/** What {@link FrontierStore.takeHostSlot} did: took a slot, or not yet (`retryAtMs`: epoch ms, null when a slot must free first). */
+export type HostSlot = { taken: true } | { taken: false; retryAtMs: number | null };
+
 /** Why a host is not fetched from right now, in the words the Frontier view shows. */
 export type HostWaitReason = 'politeness delay' | 'robots Crawl-delay' | 'Retry-After backoff' | 'robots.txt pending' | 'robots.txt unavailable, retrying' | 'connection limit';
 
@@ -164,6 +167,16 @@ export interface FrontierStore {
    * @param nowMs epoch ms (its host is woken at this time, its politeness delay still applies)
    */
   refetch(urlId: number, nowMs: number): Promise<RefetchOutcome>;
+  /**
+   * Takes one of `host`'s request slots for a fetch that is not a frontier URL (a sitemap), so it
+   * keeps the host's politeness like a page: only when the host is eligible at `nowMs` (epoch ms)
+   * and has a free slot (`maxInFlightPerHost`).
+   * @returns taken, or not with when to ask again: the host's next eligible time (epoch ms), or
+   *   null when its slots are busy (the fetch that ends frees one)
+   */
+  takeHostSlot(host: string, nowMs: number): HostSlot;
+  /** Gives back a slot {@link takeHostSlot} took: the host then waits its politeness delay from `disposition`. */
+  returnHostSlot(host: string, disposition: Disposition): void;
   /** When the next host becomes eligible (epoch ms), or null when no host has work it may claim. */
   nextEligibleAtMs(): number | null;
   /** URLs by state. */

@@ -90,6 +90,8 @@ function composeStores(crawlId: number, queues: SqliteFrontier, rows: CrawlRowWr
     },
     refetch: async (urlId, nowMs) => queues.noteRefetched(await rows.refetch(urlId), nowMs),
     releaseHost: (url, disposition) => queues.releaseHost(url, disposition),
+    takeHostSlot: (host, nowMs) => queues.takeHostSlot(host, nowMs),
+    returnHostSlot: (host, disposition) => queues.returnHostSlot(host, disposition),
     nextEligibleAtMs: () => queues.nextEligibleAtMs(),
     counts: () => queues.counts(),
     hostStates: (nowMs) => queues.hostStates(nowMs),
