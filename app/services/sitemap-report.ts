@@ -5,21 +5,28 @@
  */
 import type { SitemapFinding } from '../../shared/types/sitemaps';
 import { chooseGroupCanonical } from '../../shared/url/canonical';
-import type { KeyedPage, ListedUrlRow, SitemapQueries } from '../../engine';
+import type { KeyedPage, ListedUrlRow, SitemapErrorRow, SitemapQueries } from '../../engine';
 
-/** One row of the sitemap report. */
+/** One row of the sitemap report: a listed URL's finding, or a sitemap's error (`urlId` null, `url` the sitemap's). */
 export interface SitemapReportRow {
-  urlId: number;
+  urlId: number | null;
   url: string;
   finding: SitemapFinding;
   /** Why, in words (`HTTP 404`, `redirects (301) to …`, `noindex`, `canonicalised to …` …). */
   reason: string;
   /** For a non-canonical variant: the URL to list instead; null otherwise. */
   canonical: string | null;
-  /** The first sitemap that lists the URL. */
-  sitemap: string;
+  /** The first sitemap that lists the URL; for a sitemap error, the index that listed the sitemap (null when none did). */
+  sitemap: string | null;
+  /** The URL's state; for a sitemap error, how the sitemap was found (robots, probe, index). */
   state: string;
   httpStatus: number | null;
+}
+
+/** A sitemap error as a report row. */
+function sitemapErrorRow(error: SitemapErrorRow): SitemapReportRow {
+  const read = error.entries > 0 ? ` (${error.entries} entries read before it were used)` : '';
+  return { urlId: null, url: error.url, finding: 'sitemap-error', reason: `${error.errorCode}: ${error.errorMessage ?? 'no message'}${read}`, canonical: null, sitemap: error.parentUrl, state: error.foundVia, httpStatus: error.httpStatus };
 }
 
 /** URL states whose answer is known (a pending URL is not judged yet). */
@@ -69,17 +76,22 @@ export function sitemapFindings(row: ListedUrlRow): Omit<SitemapReportRow, 'urlI
   return findings;
 }
 
+/** The key past every URL id: the report's scan is over. */
+const SCAN_OVER = Number.MAX_SAFE_INTEGER;
+
 /**
- * One keyset page of the report: listed URLs after `afterKey` (URL id) are read `limit` at a time
- * until some have findings or none are left, so an empty page means the report is over.
+ * One keyset page of the report: the first page (`afterKey` 0) starts with the sitemap errors;
+ * then listed URLs after `afterKey` (URL id) are read `limit` at a time until some have findings
+ * or none are left (the key is then past every id), so an empty page means the report is over.
  */
 export function sitemapReportPage(queries: SitemapQueries, crawlId: number, afterKey: number, limit: number): KeyedPage<SitemapReportRow> {
+  const errors = afterKey === 0 ? queries.sitemapErrors(crawlId).map(sitemapErrorRow) : [];
   let lastKey = afterKey;
   for (;;) {
     const page = queries.listed(crawlId, lastKey, limit);
-    if (page.rows.length === 0) return { rows: [], lastKey };
+    if (page.rows.length === 0) return { rows: errors, lastKey: SCAN_OVER };
     lastKey = page.lastKey;
-    const rows: SitemapReportRow[] = [];
+    const rows: SitemapReportRow[] = [...errors];
     for (const row of page.rows) {
       for (const finding of sitemapFindings(row)) rows.push({ urlId: row.urlId, url: row.url, sitemap: row.sitemap, state: row.state, httpStatus: row.httpStatus, ...finding });
     }

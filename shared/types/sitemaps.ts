@@ -24,12 +24,15 @@ export const SITEMAP_FILTER_LABELS: Readonly<Record<SitemapFilter, string>> = {
 
 /**
  * A finding of the sitemap report, one row each:
+ * - `sitemap-error`: a sitemap that could not be read whole (its coded error: SITEMAP_MALFORMED,
+ *   HTTP_404 for a file robots.txt or an index names, ROBOTS_DISALLOWED …); a `/sitemap.xml` probe
+ *   answered 404 or 410 is not one (the host has no sitemap there)
  * - `orphan`: listed, never linked (see `orphan` above)
  * - `not-indexable`: listed, and not an indexable page (its reason says why)
  * - `non-canonical-variant`: listed in a spelling that is not its URL group's canonical, or as a
  *   duplicate of another page's content (its reason names the canonical or the original)
  */
-export const SITEMAP_FINDINGS = ['orphan', 'not-indexable', 'non-canonical-variant'] as const;
+export const SITEMAP_FINDINGS = ['sitemap-error', 'orphan', 'not-indexable', 'non-canonical-variant'] as const;
 
 /** One finding ({@link SITEMAP_FINDINGS}). */
 export type SitemapFinding = (typeof SITEMAP_FINDINGS)[number];

@@ -114,6 +114,11 @@ describe('sitemaps', () => {
 
     const report = await sitemapReport(c);
     const child = 'http://sitemaps.test/sitemap-pages.xml.gz';
+    // Sitemap errors come first; the /sitemap.xml probe's 404 is no error (the host has none there).
+    expect(report.filter((row) => row.finding === 'sitemap-error').map((row) => [row.url, row.reason.split(':')[0], row.sitemap])).toEqual([
+      ['http://sitemaps.test/private/sitemap-hidden.xml', 'ROBOTS_DISALLOWED', 'http://sitemaps.test/sitemap-index.xml'],
+    ]);
+    expect(report[0]!.finding).toBe('sitemap-error');
     expect(report.filter((row) => row.finding === 'orphan').map((row) => [row.url, row.sitemap])).toEqual([
       ['http://sitemaps.test/orphan.html', child],
       ['http://sitemaps.test/old-page', child],
@@ -157,6 +162,11 @@ describe('sitemaps', () => {
     expect(c.url('http://bad-sitemap.test/listed.html')).toMatchObject({ state: 'done', sources: ['sitemap'] });
     expect(c.url('http://bad-sitemap.test/a.html')).toMatchObject({ state: 'done', sources: ['link'] });
     expect(c.requested('bad-sitemap.test')).not.toContain('/never.html');
+    // The report shows it, with where it broke.
+    const errors = (await sitemapReport(c)).filter((row) => row.finding === 'sitemap-error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ url: 'http://bad-sitemap.test/sitemap.xml', sitemap: null });
+    expect(errors[0]!.reason).toMatch(/^SITEMAP_MALFORMED: Not well-formed XML at line 4, column \d+: .* \(1 entries read before it were used\)$/);
     c.db.close();
   });
 

@@ -69,7 +69,20 @@ export interface ListedUrlRow {
   spellings: string[];
 }
 
-/** Reads a crawl's listed URLs for the sitemap report. */
+/** A sitemap the crawl could not read whole, for the sitemap report. */
+export interface SitemapErrorRow {
+  url: string;
+  foundVia: 'robots' | 'probe' | 'index';
+  /** The index that listed it, else null. */
+  parentUrl: string | null;
+  httpStatus: number | null;
+  errorCode: string;
+  errorMessage: string | null;
+  /** Entries read before the error. */
+  entries: number;
+}
+
+/** Reads a crawl's listed URLs and sitemap errors for the sitemap report. */
 export class SitemapQueries {
   private readonly statements: StatementCache;
 
@@ -80,6 +93,21 @@ export class SitemapQueries {
   /** URLs listed in the crawl's sitemaps (the report's rows, about: a URL may have two findings, or none). One pass over the crawl's URLs, once per export. */
   countListed(crawlId: number): number {
     return this.statements.get(`SELECT COUNT(*) FROM urls u WHERE +u.crawl_id = ? AND ${listedSql('u')}`).pluck().get(crawlId) as number;
+  }
+
+  /**
+   * The crawl's sitemaps that could not be read whole, in the order they were stored; a
+   * `/sitemap.xml` probe that answered 404 or 410 is left out (no sitemap there is no error).
+   */
+  sitemapErrors(crawlId: number): SitemapErrorRow[] {
+    return this.statements
+      .get(
+        `SELECT s.url, s.found_via AS foundVia, p.url AS parentUrl, s.http_status AS httpStatus, s.error_code AS errorCode, s.error_message AS errorMessage, s.entries
+         FROM sitemaps s LEFT JOIN sitemaps p ON p.id = s.parent_id
+         WHERE s.crawl_id = ? AND s.error_code IS NOT NULL AND NOT (s.found_via = 'probe' AND s.error_code IN ('HTTP_404', 'HTTP_410'))
+         ORDER BY s.id`,
+      )
+      .all(crawlId) as SitemapErrorRow[];
   }
 
   /**
