@@ -101,6 +101,23 @@ describe('SitemapDiscovery', () => {
     expect(discovery.busy()).toBe(false);
   });
 
+  it('an index of 10,000 sitemaps on one host costs one robots.txt look per scheduling step while the host is busy', () => {
+    let looks = 0;
+    const { discovery, dispatched, answer } = harness({
+      decide: () => {
+        looks += 1;
+        return { kind: 'allowed', crawlDelayMs: 0 };
+      },
+    });
+    discovery.dispatch(4, 0);
+    discovery.onResult(1, answer('http://a.test/sitemap.xml', { kind: 'sitemapindex', entries: Array.from({ length: 10_000 }, (_, i) => ({ loc: `http://a.test/s${i}.xml`, lastmod: null })) }), 0);
+    expect(discovery.dispatch(4, 1_000)).toBe(1);
+    looks = 0;
+    for (let step = 0; step < 100; step += 1) expect(discovery.dispatch(4, 1_000 + step)).toBe(0);
+    expect(looks).toBe(100);
+    expect(dispatched).toHaveLength(2);
+  });
+
   it('a resumed crawl skips origins whose probe it stored, and sitemaps it stored', () => {
     const { discovery, dispatched } = harness({ stored: ['http://a.test/sitemap.xml', 'http://b.test/s.xml'], seeds: ['http://a.test/', 'http://b.test/'], robots: { 'http://b.test': ['http://b.test/s.xml'] } });
     expect(discovery.pendingOrigins()).toEqual(['http://b.test']);

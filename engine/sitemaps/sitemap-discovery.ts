@@ -18,6 +18,9 @@ import type { OutsideDecision } from '../schedule/robots-gate';
 import type { FrontierStore } from '../store/ports';
 import type { SitemapResult } from '../worker/protocol';
 
+/** Seed origins asked about per {@link SitemapDiscovery.dispatch} call. */
+const ORIGINS_PER_DISPATCH = 64;
+
 /** How a sitemap was found: a robots.txt `Sitemap:` line, the `/sitemap.xml` probe, or a sitemap index. */
 export type SitemapFoundVia = 'robots' | 'probe' | 'index';
 
@@ -65,9 +68,14 @@ export interface SitemapDiscoveryOptions {
 
 /** Finds, queues and settles a crawl's sitemaps (see the module comment). */
 export class SitemapDiscovery {
-  /** Seed origins whose robots.txt is awaited before their sitemaps are queued. */
-  private readonly origins: string[];
-  private readonly queue: SitemapTask[] = [];
+  /**
+   * Seed origins whose robots.txt is awaited before their sitemaps are queued, in the order they
+   * are asked next (one asked and still waiting goes to the back, so no origin starves).
+   */
+  private readonly origins = new Set<string>();
+  /** Queued sitemaps per host, first queued first (a host's next one waits for its slot). */
+  private readonly queues = new Map<string, { tasks: SitemapTask[]; next: number }>();
+  private queued = 0;
   /** Sitemap URLs queued, fetched or stored (a resumed crawl's), so none is fetched twice. */
   private readonly seen = new Set<string>();
   private readonly inFlight = new Map<number, SitemapTask & { crawlDelayMs: number }>();
@@ -83,94 +91,107 @@ export class SitemapDiscovery {
     stored: Iterable<string> = [],
   ) {
     for (const url of stored) this.seen.add(url);
-    const origins = new Set<string>();
     for (const seed of options.seeds) {
       const { origin } = new URL(seed);
-      if (!this.seen.has(probeUrl(origin))) origins.add(origin);
+      if (!this.seen.has(probeUrl(origin))) this.origins.add(origin);
     }
-    this.origins = [...origins];
   }
 
   /** Seed origins whose sitemaps are not queued yet (their robots.txt is awaited). */
-  pendingOrigins(): readonly string[] {
-    return this.origins;
+  pendingOrigins(): string[] {
+    return [...this.origins];
   }
 
   /** True while a sitemap is waiting, queued or being fetched: the crawl is not over. */
   busy(): boolean {
-    return this.origins.length > 0 || this.queue.length > 0 || this.inFlight.size > 0;
+    return this.origins.size > 0 || this.queued > 0 || this.inFlight.size > 0;
   }
 
   /** When queued work next becomes eligible (epoch ms), as the last {@link dispatch} found; null when only a fetch's end can wake it. */
   nextWakeAtMs(): number | null {
-    return this.queue.length > 0 || this.origins.length > 0 ? this.wakeAtMs : null;
+    return this.queued > 0 || this.origins.size > 0 ? this.wakeAtMs : null;
   }
 
   /**
-   * Queues the sitemaps of seed origins whose robots.txt is known, and dispatches eligible ones
-   * within `room` fetch slots (a robots.txt fetch asked for on the way takes one).
+   * Queues the sitemaps of seed origins whose robots.txt is known (at most
+   * {@link ORIGINS_PER_DISPATCH} origins asked per call, so a crawl of many seeds stays cheap per
+   * scheduling step), and dispatches eligible ones within `room` fetch slots (a robots.txt fetch
+   * asked for on the way takes one). Work per call: the origins asked plus one look per host with
+   * queued sitemaps, however many an index queued.
    * @returns slots used
    */
   dispatch(room: number, nowMs: number): number {
     let used = 0;
     this.wakeAtMs = null;
-    /** Hosts found busy or waiting in this pass: their other sitemaps wait too. */
-    const waiting = new Set<string>();
-    for (let index = 0; index < this.origins.length && used < room; ) {
-      const origin = this.origins[index]!;
+    let asked = 0;
+    for (const origin of [...this.origins]) {
+      if (used >= room) break;
+      if (asked === ORIGINS_PER_DISPATCH) {
+        // The rest are asked on the next step, which must come even if nothing else wakes it.
+        this.wakeAt(nowMs + 1);
+        break;
+      }
+      asked += 1;
       const decision = this.options.robots.decideOutside(probeUrl(origin), nowMs);
+      this.origins.delete(origin);
       if (decision.kind === 'pending') {
         used += decision.slotsUsed;
         this.wakeAt(decision.wakeAtMs);
-        index += 1;
+        this.origins.add(origin);
         continue;
       }
-      this.origins.splice(index, 1);
       const host = new URL(origin).hostname;
       for (const listed of this.options.robots.robotsSitemaps(origin) ?? []) this.enqueue(listed, 'robots', null);
       this.enqueue(probeUrl(origin), 'probe', null, host);
     }
-    for (let index = 0; index < this.queue.length && used < room; ) {
-      const task = this.queue[index]!;
-      if (waiting.has(task.host)) {
-        index += 1;
-        continue;
-      }
-      const decision = this.options.robots.decideOutside(task.url, nowMs);
-      switch (decision.kind) {
-        case 'pending':
-          used += decision.slotsUsed;
-          this.wakeAt(decision.wakeAtMs);
-          index += 1;
-          continue;
-        case 'allowed': {
-          const slot = this.options.hosts.takeHostSlot(task.host, nowMs);
-          if (!slot.taken) {
-            waiting.add(task.host);
-            this.wakeAt(slot.retryAtMs);
-            index += 1;
-            continue;
-          }
-          this.queue.splice(index, 1);
-          this.inFlight.set(this.options.dispatch(task.url), { ...task, crawlDelayMs: decision.crawlDelayMs });
-          used += 1;
-          continue;
+    for (const [host, queue] of this.queues) {
+      while (queue.next < queue.tasks.length && used < room) {
+        const task = queue.tasks[queue.next]!;
+        const outcome = this.tryDispatch(task, nowMs);
+        if (typeof outcome === 'number') {
+          used += outcome;
+          break;
         }
-        case 'disallowed':
-          this.queue.splice(index, 1);
-          this.settle(task, null, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows the sitemap ${task.url}${decision.robotsLine ? ` (${decision.robotsLine})` : ''}: not fetched` }, nowMs);
-          continue;
-        case 'unavailable':
-          this.queue.splice(index, 1);
-          this.settle(task, null, { code: 'SITEMAP_ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(task.url).origin} stayed unavailable (${decision.error.code}): the sitemap ${task.url} was not fetched` }, nowMs);
-          continue;
-        default: {
-          const exhaustive: never = decision;
-          throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
-        }
+        queue.next += 1;
+        this.queued -= 1;
+        if (outcome === 'dispatched') used += 1;
       }
+      if (queue.next === queue.tasks.length) this.queues.delete(host);
+      if (used >= room) break;
     }
     return used;
+  }
+
+  /**
+   * Asks robots.txt and the host's slot for one queued sitemap: dispatched, settled without a
+   * fetch (refused), or it waits (a number: the fetch slots its robots.txt fetch took, 0 or 1).
+   */
+  private tryDispatch(task: SitemapTask, nowMs: number): 'dispatched' | 'settled' | number {
+    const decision = this.options.robots.decideOutside(task.url, nowMs);
+    switch (decision.kind) {
+      case 'pending':
+        this.wakeAt(decision.wakeAtMs);
+        return decision.slotsUsed;
+      case 'allowed': {
+        const slot = this.options.hosts.takeHostSlot(task.host, nowMs);
+        if (!slot.taken) {
+          this.wakeAt(slot.retryAtMs);
+          return 0;
+        }
+        this.inFlight.set(this.options.dispatch(task.url), { ...task, crawlDelayMs: decision.crawlDelayMs });
+        return 'dispatched';
+      }
+      case 'disallowed':
+        this.settle(task, null, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows the sitemap ${task.url}${decision.robotsLine ? ` (${decision.robotsLine})` : ''}: not fetched` }, nowMs);
+        return 'settled';
+      case 'unavailable':
+        this.settle(task, null, { code: 'SITEMAP_ROBOTS_UNAVAILABLE', message: `robots.txt of ${new URL(task.url).origin} stayed unavailable (${decision.error.code}): the sitemap ${task.url} was not fetched` }, nowMs);
+        return 'settled';
+      default: {
+        const exhaustive: never = decision;
+        throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
+      }
+    }
   }
 
   /**
@@ -223,7 +244,14 @@ export class SitemapDiscovery {
     const href = url.href;
     if (this.seen.has(href)) return true;
     this.seen.add(href);
-    this.queue.push({ url: href, host: knownHost ?? url.hostname, foundVia, parentUrl });
+    const host = knownHost ?? url.hostname;
+    let queue = this.queues.get(host);
+    if (!queue) {
+      queue = { tasks: [], next: 0 };
+      this.queues.set(host, queue);
+    }
+    queue.tasks.push({ url: href, host, foundVia, parentUrl });
+    this.queued += 1;
     return true;
   }
 }
