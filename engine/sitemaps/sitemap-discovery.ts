@@ -6,7 +6,8 @@
  * - Where from: each seed origin's robots.txt `Sitemap:` lines (RFC 9309 §2.3.5) and a probe of
  *   its `/sitemap.xml`, once its robots.txt is known; a sitemap index's `<sitemap><loc>` entries.
  *   An index listed by an index is not read (sitemaps.org: an index lists sitemaps, not indexes),
- *   so discovery always ends.
+ *   so discovery always ends. A crawl that ignores robots.txt (`obeyRobots: false`) reads no
+ *   `Sitemap:` line (it never fetches robots.txt): only the probe.
  * - robots.txt applies to a sitemap URL as to a page (RobotsGate.decideOutside): a disallowed one
  *   is recorded ROBOTS_DISALLOWED and never requested.
  * - Politeness: a sitemap fetch takes one of its host's request slots in the frontier
