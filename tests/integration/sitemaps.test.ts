@@ -108,7 +108,7 @@ describe('sitemaps', () => {
     expect(c.url('http://elsewhere.test/listed-offsite.html')).toBeUndefined();
 
     expect(c.sitemap('http://sitemaps.test/sitemap-index.xml')).toMatchObject({ foundVia: 'robots', parent: null, kind: 'sitemapindex', status: 200, entries: 2, code: null, listed: 0 });
-    expect(c.sitemap('http://sitemaps.test/sitemap-pages.xml.gz')).toMatchObject({ foundVia: 'index', parent: 'http://sitemaps.test/sitemap-index.xml', kind: 'urlset', gzipped: 1, entries: 9, refused: 1, code: null, listed: 8 });
+    expect(c.sitemap('http://sitemaps.test/sitemap-pages.xml.gz')).toMatchObject({ foundVia: 'index', parent: 'http://sitemaps.test/sitemap-index.xml', kind: 'urlset', gzipped: 1, entries: 10, refused: 1, code: null, listed: 9 });
     expect(c.sitemap('http://sitemaps.test/private/sitemap-hidden.xml')).toMatchObject({ foundVia: 'index', status: null, code: 'ROBOTS_DISALLOWED' });
     expect(c.sitemap('http://sitemaps.test/sitemap.xml')).toMatchObject({ foundVia: 'probe', status: 404, code: 'HTTP_404' });
 
@@ -124,6 +124,7 @@ describe('sitemaps', () => {
       ['http://sitemaps.test/old-page', child],
       ['http://sitemaps.test/missing.html', child],
       ['http://sitemaps.test/about-copy.html', child],
+      ['http://sitemaps.test/private/listed-blocked.html', child],
     ]);
     const notIndexable = Object.fromEntries(report.filter((row) => row.finding === 'not-indexable').map((row) => [row.url, row.reason]));
     expect(notIndexable).toEqual({
@@ -131,7 +132,10 @@ describe('sitemaps', () => {
       'http://sitemaps.test/missing.html': 'HTTP 404',
       'http://sitemaps.test/noindex.html': 'noindex (meta robots or X-Robots-Tag)',
       'http://sitemaps.test/canonical-elsewhere.html': 'canonicalised to http://sitemaps.test/about.html',
+      'http://sitemaps.test/private/listed-blocked.html': 'blocked by robots.txt (2: Disallow: /private/)',
     });
+    expect(c.url('http://sitemaps.test/private/listed-blocked.html')).toMatchObject({ state: 'blocked', code: 'ROBOTS_DISALLOWED', sources: ['sitemap'] });
+    expect(requested).not.toContain('/private/listed-blocked.html');
     const variants = report.filter((row) => row.finding === 'non-canonical-variant');
     expect(variants.map((row) => [row.url, row.canonical])).toEqual([['http://sitemaps.test/about-copy.html', 'http://sitemaps.test/about.html']]);
 
@@ -144,7 +148,7 @@ describe('sitemaps', () => {
         .sort();
     expect(filtered('orphan')).toEqual(report.filter((row) => row.finding === 'orphan').map((row) => row.url).sort());
     expect(filtered('listed-not-indexable')).toEqual(Object.keys(notIndexable).sort());
-    expect(filtered('listed')).toHaveLength(8);
+    expect(filtered('listed')).toHaveLength(9);
 
     // The URL inspector's Sources section.
     const inspect = (href: string) => inspectUrl({ queries: new InspectorQueries(c.db), duplicates: new DuplicateQueries(c.db), crawls: new CrawlReader(c.db) }, c.crawlId, c.url(href)!.id, false).sources;
@@ -201,7 +205,7 @@ describe('sitemaps', () => {
     expect(code).toBe(0);
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('URL id,URL,Finding,Why,Canonical URL,Listed in sitemap,State,HTTP status');
-    expect(lines.filter((line) => line.includes(',orphan,'))).toHaveLength(4);
+    expect(lines.filter((line) => line.includes(',orphan,'))).toHaveLength(5);
     expect(lines.some((line) => line.includes('http://sitemaps.test/orphan.html,orphan,'))).toBe(true);
     fs.rmSync(dir, { recursive: true, force: true });
   });

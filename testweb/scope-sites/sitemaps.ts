@@ -6,8 +6,8 @@ import { html, sendHtml, type Handler } from '../fixture-sites';
  * `startFixtureServer(SITEMAPS_SITES)`; tests/integration/sitemaps.test.ts states what a user sees.
  * - `sitemaps.test`: robots.txt lists a sitemap index; the index lists a gzipped child sitemap
  *   and a sitemap robots.txt disallows; the child lists linked pages, an orphan page (listed,
- *   never linked), a redirect, a 404, a noindex page, a page canonicalised elsewhere and an exact
- *   copy of a linked page. It has no /sitemap.xml (the probe answers 404).
+ *   never linked), a redirect, a 404, a noindex page, a page canonicalised elsewhere, an exact
+ *   copy of a linked page, a page on another host and a page robots.txt disallows. It has no /sitemap.xml (the probe answers 404).
  * - `bad-sitemap.test`: no Sitemap: line; its /sitemap.xml (found by the probe) is not
  *   well-formed XML after its first entry.
  */
@@ -46,6 +46,7 @@ export const SITEMAPS_SITES: Record<string, Record<string, Handler>> = {
           `${S}/canonical-elsewhere.html`,
           `${S}/about-copy.html`,
           'http://elsewhere.test/listed-offsite.html',
+          `${S}/private/listed-blocked.html`,
         ]),
       ),
       'application/gzip',
