@@ -67,9 +67,11 @@ describe('the URL inspector', () => {
     await expect.poll(async () => inspector().getByRole('list', { name: 'Redirect hops' }).getByRole('listitem').first().textContent()).toContain('Location: http://redirects.test/chain/2');
     expect(await inspector().getByTestId('inspector-canonical').textContent()).toBe('http://redirects.test/final.html');
     expect(await inspector().getByTestId('inspector-canonical-layer').textContent()).toContain('redirect');
-    for (const heading of ['Names', 'Response', 'Redirect chain', 'Robots', 'Timeline', 'Inlinks', 'Outlinks', 'Duplicates']) {
+    for (const heading of ['Names', 'Sources', 'Response', 'Redirect chain', 'Robots', 'Timeline', 'Inlinks', 'Outlinks', 'Duplicates']) {
       expect(await inspector().getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
     }
+    // Where the crawl met it (issue 12): a link on the seed page; the fixture host has no sitemap.
+    expect(await inspector().getByTestId('inspector-sources').textContent()).toBe('linked from a crawled page');
     // Both names of the URL, labelled apart: the readable URL and the URL-seen test's key.
     expect(await inspector().getByTestId('inspector-normalized').textContent()).toBe('http://redirects.test/chain/1');
     expect(await inspector().getByTestId('inspector-key').textContent()).toMatch(/^[0-9a-f-]{36}$/);

@@ -39,6 +39,7 @@ export { ExportQueries, type KeyedPage } from './store/sqlite/queries/export-que
 export { FrontierQueries } from './store/sqlite/queries/frontier-queries';
 export { LinkCounts } from './store/sqlite/queries/link-counts';
 export { PagesQueries, type PagesQuery } from './store/sqlite/queries/page-queries';
+export { SitemapQueries, type ListedUrlRow, type SitemapErrorRow } from './store/sqlite/queries/sitemap-queries';
 export {
   InspectorQueries,
   type DiscoveryLink,

@@ -9,6 +9,7 @@ import { groupCanonical, withoutFragment, type GroupCanonicalContext } from '../
 import type { NormalizationProfile } from '../../shared/url/profiles';
 import { URL_NAME_LABELS } from '../../shared/types/url-names';
 import type { ExportQueries, KeyedPage, VersionQueries } from '../../engine';
+import { sitemapReportPage } from './sitemap-report';
 
 /** What to export and where. `file` is an absolute path whose folder exists and which does not exist yet. */
 export interface ExportRequest {
@@ -108,6 +109,9 @@ export const EXPORT_COLUMN_HEADERS = {
   examples: 'Example URLs',
   heldCount: 'URLs held',
   detectedAtMs: 'Suspected at (UTC)',
+  finding: 'Finding',
+  reason: 'Why',
+  sitemap: 'Listed in sitemap',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -126,6 +130,7 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
   contentGroups: ['groupId', 'kind', 'fingerprint', 'firstUrl', 'url', 'similarity', 'title'],
   versions: ['templateId', 'template', 'versions', 'version', 'urlId', 'url', 'state', 'httpStatus'],
   traps: ['trapId', 'host', 'detector', 'trapState', 'template', 'pattern', 'heldCount', 'evidence', 'examples', 'detectedAtMs'],
+  sitemapReport: ['urlId', 'url', 'finding', 'reason', 'canonical', 'sitemap', 'state', 'httpStatus'],
 };
 
 /**
@@ -303,6 +308,8 @@ export class ExportService {
         return { columns, count: () => queries.countUrls(crawlId, 'error'), page: (after, limit) => queries.frontier(crawlId, after, limit, 'error') as unknown as KeyedPage<Row> };
       case 'traps':
         return { columns, count: () => queries.countTraps(crawlId), page: (after, limit) => queries.traps(crawlId, after, limit) as unknown as KeyedPage<Row> };
+      case 'sitemapReport':
+        return { columns, count: () => queries.sitemaps.countListed(crawlId), page: (after, limit) => sitemapReportPage(queries.sitemaps, crawlId, after, limit) as unknown as KeyedPage<Row> };
       case 'contentGroups':
         return { columns, count: () => queries.countContentMembers(crawlId), page: (after, limit) => queries.contentGroups(crawlId, after, Math.max(1, Math.floor(limit / 10))) as unknown as KeyedPage<Row> };
       case 'versions': {

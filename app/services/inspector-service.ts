@@ -1,5 +1,6 @@
 /** The URL inspector's answers (issue 11 part 3): one URL's whole story from the store, and its actions (re-fetch, exclude URLs like this). */
 import { readActiveRules, type CrawlReader, type DuplicateQueries, type InspectedAlias, type InspectedPageRecord, type InspectedUrlRecord, type InspectorQueries, type VersionQueries } from '../../engine';
+import { urlSourcesOf } from '../../shared/types/url-sources';
 import {
   INSPECTOR_LINKS_PER_PAGE,
   type ExcludeAnswer,
@@ -58,6 +59,7 @@ export function inspectUrl(sources: InspectorSources, crawlId: number, urlId: nu
     url: record.url,
     crawlRunning: running,
     names: namesOf(sources, crawlId, record, page, redirects, settings),
+    sources: { sources: urlSourcesOf(record.sources), sitemaps: sources.queries.sitemaps(urlId) },
     response: responseOf(record, page),
     redirects,
     robots: robotsOf(record, page, settings),

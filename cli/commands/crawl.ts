@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_SEEDS } from '../../shared/ipc/limits';
-import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
@@ -15,7 +15,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--max-pages N] [--max-depth N] [--scope host|domain|directory|any] [--mode spider|list] [--seeds-only]
        [--min-delay-ms N] [--max-delay-ms N] [--delay-factor K] [--per-host N] [--user-agent UA] [--timeout-ms N]
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
-       [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off]
+       [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
 
   --resolve host=ip:port        connect to ip:port for host; '*.example.test=ip:port' maps every host
@@ -37,7 +37,9 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
   --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
                                 ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)
   --trap-guard on|off           hold the URLs of suspected crawler traps (endless calendars, /a/a/a/ loops,
-                                parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps`;
+                                parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps
+  --sitemaps auto|off           auto (default): read each seed host's robots.txt Sitemap: lines and
+                                /sitemap.xml, and crawl the URLs they list (not in list mode); off: fetch no sitemap`;
 
 /** Options shared by commands that take crawl settings (`crawl`, `serve`). */
 export const resolverFlags = {
@@ -78,6 +80,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
         'trap-guard': { type: 'string' },
+        sitemaps: { type: 'string' },
         'checkpoint-every': { type: 'string' },
         'include-domain': { type: 'string', multiple: true },
         'exclude-domain': { type: 'string', multiple: true },
@@ -229,6 +232,8 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
     if (trapGuard !== 'on' && trapGuard !== 'off' && trapGuard !== true) throw new CodedError('INVALID_FLAG', `--trap-guard must be on or off, got "${String(trapGuard)}"`);
     settings.trapGuard = trapGuard !== 'off';
   }
+  const sitemaps = str('sitemaps');
+  if (sitemaps !== undefined) settings.sitemaps = checked('sitemaps', sitemaps, () => `--sitemaps must be one of ${SITEMAP_MODES.join(', ')}, got "${sitemaps}"`);
   for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {
     const domains = values[flag] as string[] | undefined;
     if (domains) settings[key] = checked(key, domains.map((d) => d.toLowerCase()), () => `--${flag} expects registrable domains of 1-253 characters, got ${JSON.stringify(domains)}`);

@@ -9,9 +9,9 @@ import { groupCanonicalContext } from '../../app/services/canonical-context';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
-export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps [--format jsonl|csv] [--out FILE]';
+export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps|sitemap-report [--format jsonl|csv] [--out FILE]';
 
-const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors', versions: 'versions', traps: 'traps' };
+const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors', versions: 'versions', traps: 'traps', 'sitemap-report': 'sitemapReport' };
 
 /**
  * `crawlbench export`: writes one table of a crawl (newest crawl unless `--crawl ID`) as JSON lines

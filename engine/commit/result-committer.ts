@@ -10,7 +10,9 @@ import type { LinkPipeline } from '../links/link-pipeline';
 import type { TrapGuard } from '../traps/trap-guard';
 import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
-import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, UrlError, UrlOutcome } from '../store/ports';
+import type { SettledSitemap } from '../sitemaps/sitemap-discovery';
+import { sitemapWrite } from '../sitemaps/sitemap-write';
+import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, SitemapWrite, UrlError, UrlOutcome } from '../store/ports';
 import type { PageResult } from '../worker/protocol';
 
 /**
@@ -57,6 +59,7 @@ interface BatchDraft {
   outcomes: UrlOutcome[];
   links: LinkWrite[];
   aliases: AliasWrite[];
+  sitemaps: SitemapWrite[];
 }
 
 /** An HTTP error answer as the URL's error (code HTTP_<status>, shared/types/error-codes.ts). */
@@ -68,8 +71,8 @@ function append<T>(to: T[], items: readonly T[]): void {
   for (const item of items) to.push(item);
 }
 
-/** One buffered entry: a fetch's result, or an outcome decided without a fetch (robots, a limit, a stop). */
-type Buffered = { settled: SettledFetch } | { outcome: UrlOutcome };
+/** One buffered entry: a fetch's result, an outcome decided without a fetch (robots, a limit, a stop), or a sitemap read. */
+type Buffered = { settled: SettledFetch } | { outcome: UrlOutcome } | { sitemap: SettledSitemap };
 
 export class ResultCommitter {
   private readonly uncommitted: Buffered[] = [];
@@ -100,6 +103,11 @@ export class ResultCommitter {
    */
   addOutcome(outcome: UrlOutcome): void {
     this.buffer({ outcome });
+  }
+
+  /** Buffers a settled sitemap: its row, and its URLs offered to the frontier (source `sitemap`). */
+  addSitemap(sitemap: SettledSitemap): void {
+    this.buffer({ sitemap });
   }
 
   /** Drops the window's timer (the run was aborted: what is buffered resumes as pending). */
@@ -148,8 +156,15 @@ export class ResultCommitter {
 
   /** The batch's data: each entry's outcome, page, links, aliases and candidates, in entry order. */
   private batchOf(entries: readonly Buffered[]): CommitBatch {
-    const batch: BatchDraft = { nowMs: (this.options.now ?? Date.now)(), candidates: [], pages: [], outcomes: [], links: [], aliases: [] };
+    const batch: BatchDraft = { nowMs: (this.options.now ?? Date.now)(), candidates: [], pages: [], outcomes: [], links: [], aliases: [], sitemaps: [] };
     for (const entry of entries) {
+      if ('sitemap' in entry) {
+        const { write, candidates, aliases } = sitemapWrite(entry.sitemap, this.options.links);
+        append(batch.candidates, candidates);
+        append(batch.aliases, aliases);
+        batch.sitemaps.push(write);
+        continue;
+      }
       if ('outcome' in entry) {
         batch.outcomes.push(entry.outcome);
         continue;

@@ -90,6 +90,29 @@ export class BoundedCache<V> {
 /**
  * The fast path of the URL-seen test: normalized key → URL id (about 130 bytes an entry; keys are
  * UUIDs, so entries are of bounded size). It only ever holds keys already in SQLite, so a hit is
- * exact and a miss falls back to the database (no Bloom-filter false positives).
+ * exact and a miss falls back to the database (no Bloom-filter false positives). The frontier's
+ * rows keep the URL's source bits beside its id in the one number ({@link seenEntry}), so a link to
+ * a URL already known as linked costs no write.
  */
 export class SeenCache extends BoundedCache<number> {}
+
+/** Source bits a {@link seenEntry} holds beside the id (shared/types/url-sources.ts uses 5). */
+const SOURCE_BITS_SPAN = 64;
+
+/**
+ * One number holding a URL id and its source bitmask (below 64), exact for ids up to 2^47.
+ * @example seenEntry(3, 6) → 198; seenEntryId(198) → 3; seenEntrySources(198) → 6
+ */
+export function seenEntry(id: number, sources: number): number {
+  return id * SOURCE_BITS_SPAN + (sources % SOURCE_BITS_SPAN);
+}
+
+/** The URL id of a {@link seenEntry}. */
+export function seenEntryId(entry: number): number {
+  return Math.floor(entry / SOURCE_BITS_SPAN);
+}
+
+/** The source bitmask of a {@link seenEntry}. */
+export function seenEntrySources(entry: number): number {
+  return entry % SOURCE_BITS_SPAN;
+}

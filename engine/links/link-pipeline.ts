@@ -16,6 +16,12 @@ import { addRedirectSeed, redirectRefusal } from './redirects';
 import { scopeSeeds, type ScopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
 
+/**
+ * The depth a URL listed in a sitemap gets: one step from the seed, like a link on the home page
+ * (so `maxDepth` 1 still crawls a site's sitemap URLs, and they keep breadth-first priority).
+ */
+export const SITEMAP_URL_DEPTH = 1;
+
 /** What a link's URL is, worked out once per URL string. */
 interface LinkTarget {
   /** Parts of the URL to fetch (no fragment), for the link rules. */
@@ -118,6 +124,7 @@ export class LinkPipeline {
         registrableDomain: identity.registrableDomain,
         depth,
         discoveredFrom: from.id,
+        source: 'link',
       });
       links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel });
     }
@@ -185,8 +192,57 @@ export class LinkPipeline {
       depth: from.depth,
       discoveredFrom: from.id,
       redirectHops: from.redirectHops + 1,
+      source: 'redirect',
     };
     return { raw, candidate, refusedBy: null };
+  }
+
+  /**
+   * Sorts a sitemap's page URLs (sitemaps.org `<url><loc>`) like a seed page's links: the link
+   * rules see each at depth 1 (listed, one step from the site's entry), no page nofollow; a
+   * refusal is counted by rule. Candidates carry source `sitemap` and no referring page.
+   * @returns the candidates, each one's `<loc>` as written and `<lastmod>` (by index), and how many were refused
+   */
+  sitemapUrls(entries: readonly { loc: string; lastmod: string | null; tooLong?: true }[]): { candidates: FrontierCandidate[]; locs: string[]; lastmods: (string | null)[]; refused: number } {
+    const candidates: FrontierCandidate[] = [];
+    const locs: string[] = [];
+    const lastmods: (string | null)[] = [];
+    let refused = 0;
+    const { maxUrlLength } = this.options.settings;
+    const refuse = (rule: LinkRuleName) => {
+      this.options.countRefusal(rule);
+      refused += 1;
+    };
+    for (const entry of entries) {
+      if (entry.tooLong === true || entry.loc.length > maxUrlLength) {
+        refuse('url-length');
+        continue;
+      }
+      const target = this.linkTarget(entry.loc);
+      const identity = target.identity;
+      if (identity === null) {
+        refuse(target.refusal ?? 'invalid-url');
+        continue;
+      }
+      const rule = this.linkRules({ url: target.parts, raw: entry.loc, registrableDomain: identity.registrableDomain, depth: SITEMAP_URL_DEPTH, pageNofollow: false });
+      if (rule !== null) {
+        refuse(rule);
+        continue;
+      }
+      candidates.push({
+        url: identity.url,
+        normalized: identity.normalized,
+        normalizedKey: identity.normalizedKey,
+        host: identity.host,
+        registrableDomain: identity.registrableDomain,
+        depth: SITEMAP_URL_DEPTH,
+        discoveredFrom: null,
+        source: 'sitemap',
+      });
+      locs.push(entry.loc);
+      lastmods.push(entry.lastmod);
+    }
+    return { candidates, locs, lastmods, refused };
   }
 
   /**

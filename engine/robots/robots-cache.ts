@@ -155,6 +155,16 @@ export class RobotsCache {
     this.origins.set(entry.origin, { state: 'ready', rules: hasRules ? new RobotsTxt(`${entry.origin}/robots.txt`, entry.body) : null, expiresAtMs });
   }
 
+  /**
+   * The `Sitemap:` URLs of `origin`'s robots.txt as written (RFC 9309 §2.3.5), [] when it has no
+   * rules (4xx, unavailable); null when its robots.txt is not known (never asked, being fetched, failed).
+   */
+  sitemaps(origin: string): string[] | null {
+    const entry = this.origins.get(origin);
+    if (!entry || entry.state !== 'ready') return null;
+    return entry.rules?.sitemaps() ?? [];
+  }
+
   /** Estimated bytes of the robots.txt state held (at most ROBOTS_CACHE_BYTES). */
   get bytes(): number {
     return this.origins.bytes;

@@ -8,6 +8,7 @@ import type { CrawlProgress, CrawlSettings, CrawlStatus, CrawlSummary } from '..
 import { CodedError, type Result } from '../../shared/types/result';
 import { ResultCommitter } from '../commit/result-committer';
 import { LinkPipeline } from '../links/link-pipeline';
+import { SitemapDiscovery } from '../sitemaps/sitemap-discovery';
 import type { UrlIdentity } from '../links/url-identity';
 import type { TrapState } from '../../shared/types/traps';
 import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome, TrapStateChange } from '../store/ports';
@@ -80,6 +81,8 @@ export class CrawlRunner {
   /** The crawl's trap guard; null when settings.trapGuard is off. */
   private readonly traps: TrapGuard | null;
   private pool: WorkerPool | null = null;
+  /** Sitemap discovery (settings.sitemaps 'auto'), made in run() once the stored sitemaps are read. */
+  private sitemaps: SitemapDiscovery | null = null;
   private progressTimer: NodeJS.Timeout | null = null;
   private housekeepingTimer: NodeJS.Timeout | null = null;
   private stopping: CrawlStatus | null = null;
@@ -129,6 +132,11 @@ export class CrawlRunner {
       stopping: () => this.stopping,
       finish: (status) => void this.finish(status),
       abort: (error) => void this.abort(error),
+      sideWork: {
+        dispatch: (room, nowMs) => this.sitemaps?.dispatch(room, nowMs) ?? 0,
+        busy: () => this.sitemaps?.busy() ?? false,
+        nextWakeAtMs: () => this.sitemaps?.nextWakeAtMs() ?? null,
+      },
     });
   }
 
@@ -147,18 +155,25 @@ export class CrawlRunner {
   async run(): Promise<CrawlSummary> {
     this.meter.startedAtMs = this.now();
     const seeds: FrontierCandidate[] = [];
+    // In list mode the seeds are the list (issue 12 part 2): recorded with source `list`, and no sitemap is read.
+    const listMode = this.options.settings.crawlMode === 'list';
     for (const seed of this.options.seeds) {
       const identity = this.options.identify(seed);
       if (!identity.ok) throw new CodedError('INVALID_SEED', `Seed ${seed}: ${identity.error.message}`);
-      seeds.push({ ...identity.value, depth: 0, discoveredFrom: null });
+      seeds.push({ ...identity.value, depth: 0, discoveredFrom: null, source: listMode ? 'list' : 'seed' });
     }
     const { writer } = this.stores;
     try {
       // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
-      const [duplicates, seedRedirectTargets, knownTraps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps()]);
+      const [duplicates, seedRedirectTargets, knownTraps, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps(), writer.storedSitemaps?.() ?? []]);
       this.meter.countDuplicate(duplicates);
       this.traps?.addKnown(knownTraps);
       this.links.addSeedRedirectTargets(seedRedirectTargets);
+      if (this.options.settings.sitemaps === 'auto' && !listMode) {
+        this.sitemaps = this.sitemapDiscovery(storedSitemaps);
+        // Stored robots.txt files of the seed origins first: a resumed crawl does not ask again within their TTL.
+        await this.gate.prepareOrigins(this.sitemaps.pendingOrigins(), this.now());
+      }
       const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
       await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
     } catch (error) {
@@ -254,6 +269,21 @@ export class CrawlRunner {
     return this.meter.progress(this.stores.frontier.counts(), this.finalStatus ?? this.stopping ?? 'running');
   }
 
+  /** Sitemap discovery over this run's robots gate, worker pool, politeness and committer. */
+  private sitemapDiscovery(stored: readonly string[]): SitemapDiscovery {
+    const { frontier } = this.stores;
+    return new SitemapDiscovery(
+      {
+        seeds: this.options.seeds,
+        robots: this.gate,
+        dispatch: (url) => this.pool!.dispatch({ urlId: 0, url, purpose: 'sitemap' }),
+        hosts: frontier,
+        record: (settled) => this.committer.addSitemap(settled),
+      },
+      stored,
+    );
+  }
+
   private onWorkerMessage(message: PoolMessage): void {
     // After an abort, fetches still in flight while the pool shuts down are dropped, not
     // committed: the run is over and another run may own the crawl (those URLs resume as pending).
@@ -268,6 +298,11 @@ export class CrawlRunner {
   private handleWorkerMessage(message: PoolMessage): void {
     if (message.type === 'robots') {
       this.scheduler.addReady(this.gate.onRobots(message.seq, message.result, this.now()));
+      this.scheduler.pump();
+      return;
+    }
+    if (message.type === 'sitemap') {
+      this.sitemaps?.onResult(message.seq, message.result, this.now());
       this.scheduler.pump();
       return;
     }

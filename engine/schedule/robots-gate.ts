@@ -6,7 +6,7 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { crawlDelayCache } from '../links/link-budget';
 import { RobotsCache } from '../robots/robots-cache';
-import type { ClaimedUrl, FrontierStore, HostWaitReason, RobotsStore, UrlOutcome } from '../store/ports';
+import type { ClaimedUrl, FrontierStore, HostWaitReason, RobotsStore, UrlError, UrlOutcome } from '../store/ports';
 import type { RobotsResult } from '../worker/protocol';
 
 /** What the gate needs of the crawl. */
@@ -26,6 +26,17 @@ export interface RobotsGateOptions {
   /** A robots store write failed (the crawl cannot keep its promises about what is stored): abort the run. */
   onStoreError?(error: Error): void;
 }
+
+/**
+ * robots.txt's word on a URL fetched outside the frontier (a sitemap): fetch it, refused (never
+ * requested), its host unavailable, or not known yet (`wakeAtMs`: when to ask again, epoch ms;
+ * null: when a robots.txt arrives). `slotsUsed` is 1 when asking dispatched the robots.txt fetch.
+ */
+export type OutsideDecision =
+  | { kind: 'allowed'; crawlDelayMs: number }
+  | { kind: 'disallowed'; robotsLine: string | null }
+  | { kind: 'unavailable'; error: UrlError }
+  | { kind: 'pending'; wakeAtMs: number | null; slotsUsed: number };
 
 /** A URL cleared by robots, eligible at `atMs` (epoch ms: its host's politeness delay). */
 export interface ReadyUrl {
@@ -69,16 +80,23 @@ export class RobotsGate {
    * @throws the store's error when the read fails
    */
   async prepare(urls: readonly ClaimedUrl[], nowMs: number): Promise<void> {
+    await this.prepareOrigins(urls.map((url) => new URL(url.url).origin), nowMs);
+  }
+
+  /**
+   * Loads from the robots store the robots.txt of every origin of `origins` this run does not
+   * know yet (as {@link prepare} does for a claim): sitemap discovery asks it for the seed origins
+   * before its first {@link decideOutside}, so a resumed crawl does not fetch them again.
+   * @throws the store's error when the read fails
+   */
+  async prepareOrigins(origins: readonly string[], nowMs: number): Promise<void> {
     const { store } = this.options;
     const robots = this.robots;
-    if (!store || !robots || urls.length === 0) return;
-    const origins = new Set<string>();
-    for (const url of urls) {
-      const { origin } = new URL(url.url);
-      if (robots.misses(origin)) origins.add(origin);
-    }
-    if (origins.size === 0) return;
-    for (const entry of await store.load([...origins], nowMs)) robots.restore(entry, nowMs);
+    if (!store || !robots || origins.length === 0) return;
+    const missing = new Set<string>();
+    for (const origin of origins) if (robots.misses(origin)) missing.add(origin);
+    if (missing.size === 0) return;
+    for (const entry of await store.load([...missing], nowMs)) robots.restore(entry, nowMs);
   }
 
   /**
@@ -136,6 +154,45 @@ export class RobotsGate {
       }
     }
     return ready;
+  }
+
+  /**
+   * robots.txt's word on `url` fetched outside the frontier (a sitemap, sitemaps.org: robots.txt
+   * applies to it as to any URL): asked like a page's, the origin's robots.txt fetched on a miss
+   * (one fetch slot: call only with one free). With robots ignored (`obeyRobots: false`) every URL
+   * is allowed.
+   */
+  decideOutside(url: string, nowMs: number): OutsideDecision {
+    if (!this.robots) return { kind: 'allowed', crawlDelayMs: 0 };
+    const decision = this.robots.decide(url, nowMs);
+    switch (decision.kind) {
+      case 'allowed':
+      case 'disallowed':
+        return decision;
+      case 'unavailable':
+        return { kind: 'unavailable', error: decision.error };
+      case 'wait':
+        return { kind: 'pending', wakeAtMs: null, slotsUsed: 0 };
+      case 'retry-later':
+        return { kind: 'pending', wakeAtMs: decision.retryAtMs, slotsUsed: 0 };
+      case 'fetch': {
+        const origin = new URL(url).origin;
+        this.robotsTasks.set(this.options.dispatchRobots(0, decision.robotsUrl), origin);
+        return { kind: 'pending', wakeAtMs: null, slotsUsed: 1 };
+      }
+      default: {
+        const exhaustive: never = decision;
+        throw new Error(`Unknown robots decision ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+
+  /**
+   * The `Sitemap:` lines of `origin`'s robots.txt (RFC 9309 §2.3.5); [] when it has none or the
+   * crawl ignores robots.txt; null while it is not known (ask {@link decideOutside} first).
+   */
+  robotsSitemaps(origin: string): string[] | null {
+    return this.robots ? this.robots.sitemaps(origin) : [];
   }
 
   /** Hands over every held URL (on stop, to go back to pending). */

@@ -36,6 +36,21 @@ export interface SchedulerOptions {
   finish(status: CrawlStatus): void;
   /** A store write failed: the run cannot go on. */
   abort(error: Error): void;
+  /**
+   * Fetches that are not the frontier's (sitemaps: engine/sitemaps/sitemap-discovery.ts), given
+   * slots before claims; while `busy()` the crawl does not finish for want of pending URLs.
+   */
+  sideWork?: SideWork;
+}
+
+/** Work the scheduler runs beside the frontier's claims (SitemapDiscovery). */
+export interface SideWork {
+  /** Dispatches what is eligible within `room` slots. @returns slots used */
+  dispatch(room: number, nowMs: number): number;
+  /** Work is waiting or in flight. */
+  busy(): boolean;
+  /** When waiting work next becomes eligible (epoch ms), or null when only a result can wake it. */
+  nextWakeAtMs(): number | null;
 }
 
 export class Scheduler {
@@ -113,6 +128,8 @@ export class Scheduler {
     if (!this.options.running()) return;
     let room = stopping ? 0 : pool.freeSlots();
     room -= this.dispatchReady(pool, room);
+    const side = this.options.sideWork;
+    if (side && room > 0) room -= side.dispatch(room, this.options.now());
     if (maxPages > 0) {
       const counts = frontier.counts();
       room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
@@ -132,14 +149,16 @@ export class Scheduler {
     const counts = frontier.counts();
     if (counts.inFlight === 0) {
       const limitReached = maxPages > 0 && counts.done + counts.error >= maxPages;
-      if (stopping || counts.pending === 0 || limitReached) {
+      // Sitemaps still to read may bring URLs: the crawl is not over while they are.
+      const sideBusy = side?.busy() === true;
+      if (stopping || (counts.pending === 0 && !sideBusy) || limitReached) {
         // A limit leaves work in the frontier: that crawl is stopped (resumable), not finished.
-        this.options.finish(stopping ?? (counts.pending === 0 ? 'finished' : 'stopped'));
+        this.options.finish(stopping ?? (counts.pending === 0 && !sideBusy ? 'finished' : 'stopped'));
         return;
       }
     }
     if (stopping || pool.freeSlots() === 0) return;
-    const wakeAt = Math.min(frontier.nextEligibleAtMs() ?? Infinity, ...this.ready.map((entry) => entry.atMs));
+    const wakeAt = Math.min(frontier.nextEligibleAtMs() ?? Infinity, side?.nextWakeAtMs() ?? Infinity, ...this.ready.map((entry) => entry.atMs));
     if (wakeAt !== Infinity) this.wakeTimer = setTimeout(() => this.pump(), Math.max(1, wakeAt - this.options.now()));
   }
 

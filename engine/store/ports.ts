@@ -18,6 +18,7 @@ import type { CrawlStatus, CrawlSummary } from '../../shared/types/crawl';
 import type { Indexability } from '../../shared/types/pages';
 import type { TrapState } from '../../shared/types/traps';
 import type { TrapSuspicion } from '../traps/suspicion';
+import type { UrlSource } from '../../shared/types/url-sources';
 import type { PageContent } from '../worker/protocol';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
@@ -46,6 +47,11 @@ export interface FrontierCandidate {
    * a new URL is stored in state `held` under that trap instead of pending. Absent: not held.
    */
   heldBy?: string;
+  /**
+   * How the crawl met the URL this time (shared/types/url-sources.ts): the store ORs its bit into
+   * the URL's sources, new or known. @default 'seed' when `discoveredFrom` is null, else 'link'
+   */
+  source?: UrlSource;
 }
 
 /** A URL handed out for fetching (state now in_flight). */
@@ -114,6 +120,9 @@ export interface Disposition {
   extraDelayReason?: HostWaitReason;
 }
 
+/** What {@link FrontierStore.takeHostSlot} did: took a slot, or not yet (`retryAtMs`: epoch ms, null when a slot must free first). */
+export type HostSlot = { taken: true } | { taken: false; retryAtMs: number | null };
+
 /** Why a host is not fetched from right now, in the words the Frontier view shows. */
 export type HostWaitReason = 'politeness delay' | 'robots Crawl-delay' | 'Retry-After backoff' | 'robots.txt pending' | 'robots.txt unavailable, retrying' | 'connection limit';
 
@@ -167,6 +176,16 @@ export interface FrontierStore {
    * @param nowMs epoch ms (its host is woken at this time, its politeness delay still applies)
    */
   refetch(urlId: number, nowMs: number): Promise<RefetchOutcome>;
+  /**
+   * Takes one of `host`'s request slots for a fetch that is not a frontier URL (a sitemap), so it
+   * keeps the host's politeness like a page: only when the host is eligible at `nowMs` (epoch ms)
+   * and has a free slot (`maxInFlightPerHost`).
+   * @returns taken, or not with when to ask again: the host's next eligible time (epoch ms), or
+   *   null when its slots are busy (the fetch that ends frees one)
+   */
+  takeHostSlot(host: string, nowMs: number): HostSlot;
+  /** Gives back a slot {@link takeHostSlot} took: the host then waits its politeness delay from `disposition`. */
+  returnHostSlot(host: string, disposition: Disposition): void;
   /** When the next host becomes eligible (epoch ms), or null when no host has work it may claim. */
   nextEligibleAtMs(): number | null;
   /** URLs by state. */
@@ -330,6 +349,42 @@ export type UrlOutcome =
   | { kind: 'redirected'; url: ClaimedUrl; disposition: Disposition; target: { key: string; url: string }; rawUrl: string; maxHops: number };
 
 /**
+ * A sitemap the crawl read (or could not), as the committer hands it over (engine/sitemaps): its
+ * row, and the URLs it listed that went to the frontier (named by normalized key, each a candidate
+ * of the same batch or a known URL).
+ */
+export interface SitemapWrite {
+  url: string;
+  /** How it was found (engine/sitemaps/sitemap-discovery.ts SitemapFoundVia). */
+  foundVia: 'robots' | 'probe' | 'index';
+  /** The index that listed it; null unless found via `index`. */
+  parentUrl: string | null;
+  /** Its root element; null when not read (an error, no answer). */
+  kind: 'urlset' | 'sitemapindex' | null;
+  /** The HTTP status of its answer; null when it was never requested or got none. */
+  httpStatus: number | null;
+  gzipped: boolean;
+  /** Uncompressed bytes read. */
+  bytes: number;
+  /** `<loc>` entries read (at most 50,000). */
+  entries: number;
+  /** Entries past the 50,000 cap (counted, not used). */
+  entriesOverCap: number;
+  /** Listed URLs the link rules refused (each refusal counted by rule too), or an index's entries that are not http(s) URLs. */
+  urlsRefused: number;
+  /** Why it was not read whole (SITEMAP_MALFORMED, HTTP_404, ROBOTS_DISALLOWED …), or null. */
+  error: UrlError | null;
+  fetchMs: number;
+  /** When it settled, epoch ms. */
+  fetchedAtMs: number;
+  /**
+   * The page URLs it listed that passed the link rules, with each `<lastmod>` as written and
+   * `listedAs`, the `<loc>` spelling where it differs from the URL fetched (else null).
+   */
+  listed: readonly { key: string; lastmod: string | null; listedAs: string | null }[];
+}
+
+/**
  * Everything one batch of settled fetches writes, as data; {@link CrawlWriter.commit} writes it
  * whole or not at all, in this order: `candidates` (the URL-seen test, IIR 20.2.2: a key met
  * twice is added once, a known key not again), `pages` (with the content-seen test, in order; a
@@ -351,6 +406,8 @@ export interface CommitBatch {
    * its pattern matches becomes held.
    */
   traps?: readonly TrapSuspicion[];
+  /** Sitemaps read, written after `candidates` (their listed URLs are candidates of the batch). */
+  sitemaps?: readonly SitemapWrite[];
   /** The crawl row's new status (epoch ms `finishedAtMs`; null while the crawl may go on). */
   status?: { status: CrawlStatus; finishedAtMs: number | null };
 }
@@ -390,6 +447,8 @@ export interface CrawlWriter {
   seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]>;
   /** The crawl's stored traps (host, pattern, state), for a resumed run's trap guard. */
   knownTraps(): Promise<{ host: string; pattern: string; state: TrapState }[]>;
+  /** URLs of the sitemaps stored so far (a resumed crawl does not fetch them again). Absent: none are. */
+  storedSitemaps?(): Promise<string[]>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */

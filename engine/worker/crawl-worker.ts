@@ -8,9 +8,11 @@ import { HostResolver } from '../fetch/dns';
 import { Fetcher } from '../fetch/fetcher';
 import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
+import { fetchSitemap } from '../fetch/sitemap-fetch';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 import { politenessDelayMs } from '../schedule/politeness';
+import { SITEMAP_MAX_BYTES } from '../parse/sitemap-parser';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');
@@ -29,6 +31,9 @@ const fetcher = new Fetcher({
 
 const post = (message: FromWorker): void => port.postMessage(message);
 
+/** Sitemap fetches, made on first use: a body cap of their own (sitemaps.org's 50 MB), redirects followed as for robots.txt. */
+let sitemapFetcher: Fetcher | null = null;
+
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'fetch':
@@ -39,6 +44,18 @@ port.on('message', (message: ToWorker) => {
             : { url: message.url, status: null, text: '', error: robotsFetchError(outcome.error, outcome.redirectChain.length), fetchMs: outcome.fetchMs };
           post({ type: 'robots', seq: message.seq, urlId: message.urlId, result });
         });
+        break;
+      }
+      if (message.purpose === 'sitemap') {
+        sitemapFetcher ??= new Fetcher({
+          resolver: new HostResolver({ overrides: init.settings.hostOverrides, closed: init.settings.closedResolver }),
+          userAgent: init.settings.userAgent,
+          timeoutMs: init.settings.timeoutMs,
+          maxBodyBytes: SITEMAP_MAX_BYTES,
+          maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
+          hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
+        });
+        void fetchSitemap(sitemapFetcher, message.url).then((result) => post({ type: 'sitemap', seq: message.seq, urlId: message.urlId, result }));
         break;
       }
       void fetcher.fetch(message.url).then((outcome) => {
@@ -55,7 +72,7 @@ port.on('message', (message: ToWorker) => {
       });
       break;
     case 'shutdown':
-      void fetcher.close().finally(() => port.close());
+      void Promise.all([fetcher.close(), sitemapFetcher?.close()]).finally(() => port.close());
       break;
     default: {
       const exhaustive: never = message;

@@ -2,6 +2,7 @@
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
+import type { ParsedSitemap } from '../parse/sitemap-parser';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
@@ -59,8 +60,11 @@ export interface WorkerInit {
   concurrency: number;
 }
 
-/** What a fetch task is for: a page (fetched and parsed) or a host's robots.txt (fetched, text returned). */
-export type FetchPurpose = 'page' | 'robots';
+/**
+ * What a fetch task is for: a page (fetched and parsed), a host's robots.txt (fetched, text
+ * returned), or a sitemap (fetched, redirects followed, its XML read in the worker: entries returned).
+ */
+export type FetchPurpose = 'page' | 'robots' | 'sitemap';
 
 /** Scheduler → worker. */
 export type ToWorker = { type: 'fetch'; seq: number; urlId: number; url: string; purpose: FetchPurpose } | { type: 'shutdown' };
@@ -71,6 +75,19 @@ export interface RobotsResult {
   url: string;
   status: number | null;
   text: string;
+  error: ErrorInfo | null;
+  fetchMs: number;
+}
+
+/** A sitemap fetch: the answer's status and what its XML held, or why there is none. */
+export interface SitemapResult {
+  /** The sitemap URL asked for. */
+  url: string;
+  /** The HTTP status of the last answer; null when there was none (`error` says why). */
+  status: number | null;
+  /** The file's entries when it answered 2xx (its `error` then says if it could not be read whole); null otherwise. */
+  parsed: ParsedSitemap | null;
+  /** Why there are no entries: a fetch error (TIMEOUT, REDIRECT_LIMIT …) or HTTP_<status>; null when parsed. */
   error: ErrorInfo | null;
   fetchMs: number;
 }
@@ -154,4 +171,5 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'page'; seq: number; urlId: number; result: PageResult }
   | { type: 'robots'; seq: number; urlId: number; result: RobotsResult }
+  | { type: 'sitemap'; seq: number; urlId: number; result: SitemapResult }
   | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number };

@@ -141,6 +141,7 @@ export class WorkerPool {
       for (const [seq, task] of orphaned) {
         const error = { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` };
         if (task.purpose === 'robots') this.onMessage({ type: 'robots', seq, urlId: task.urlId, result: { url: task.url, status: null, text: '', error, fetchMs: 0 } });
+        else if (task.purpose === 'sitemap') this.onMessage({ type: 'sitemap', seq, urlId: task.urlId, result: { url: task.url, status: null, parsed: null, error, fetchMs: 0 } });
         else this.onMessage({ type: 'failed', seq, urlId: task.urlId, error, fetchMs: 0 });
       }
     };

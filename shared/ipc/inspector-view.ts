@@ -6,6 +6,7 @@
  */
 import type { InlinkRow, LinkPage, OutlinkRow, RedirectHopRow, SpellingRow } from '../types/inspector-rows';
 import type { ContentGroupMember, ContentGroupKind } from '../types/rows';
+import type { UrlSource } from '../types/url-sources';
 import type { GroupHeuristic } from '../url/canonical';
 import type { UrlGroupDetail } from './views';
 
@@ -104,6 +105,14 @@ export interface TimelineStep {
   urlId?: number | null;
 }
 
+/** The Sources section: where the crawl met the URL (issue 12), and the sitemaps that list it. */
+export interface InspectorUrlSources {
+  /** Its sources in display order (shared/types/url-sources.ts); empty for a URL stored before they were recorded. */
+  sources: UrlSource[];
+  /** Sitemaps that list it (at most 100), with the `<lastmod>` and, where it differs from the URL, the spelling each gave. */
+  sitemaps: { url: string; lastmod: string | null; listedAs: string | null }[];
+}
+
 /** The Duplicates section. */
 export interface InspectorDuplicates {
   /** Its duplicate-URL group (two or more spellings under one normalized key), or null. */
@@ -134,6 +143,7 @@ export interface UrlInspection {
   /** Whether the crawl runs now ("Re-fetch now" needs a running crawl). */
   crawlRunning: boolean;
   names: InspectorNames;
+  sources: InspectorUrlSources;
   response: InspectorResponse;
   redirects: InspectorRedirects;
   robots: InspectorRobots;

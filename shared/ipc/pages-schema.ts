@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INDEXABILITY, PAGE_COLUMNS, STATUS_FILTERS } from '../types/pages';
+import { SITEMAP_FILTERS } from '../types/sitemaps';
 
 /** Longest "URL contains" text or regular expression (characters). The engine refuses a regex over 1,000 (INVALID_URL_REGEX). */
 const MAX_URL_FILTER_CHARS = 2048;
@@ -24,6 +25,7 @@ export const pagesFilterSchema = z
     fetchedAtMsBelow: millis.optional(),
     depthAtLeast: z.number().int().min(0).max(1_000_000).optional(),
     withoutValue: z.enum(['contentType', 'indexability']).optional(),
+    sitemap: z.enum(SITEMAP_FILTERS).optional(),
   })
   .strict();
 

@@ -24,7 +24,7 @@ const savedSettingsPatch = z
   .partial()
   .strict();
 
-const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups', 'versions', 'traps'] as const;
+const exportKinds = ['pages', 'frontier', 'errors', 'urlGroups', 'contentGroups', 'versions', 'traps', 'sitemapReport'] as const;
 const exportFormats = ['csv', 'jsonl'] as const;
 
 /** The views' channels' request schemas, spread into `requestSchemas` (schemas.ts). */

@@ -152,7 +152,7 @@ export interface OpenedCrawl {
 }
 
 /** What an export writes. */
-export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups' | 'versions' | 'traps';
+export type ExportKind = 'pages' | 'frontier' | 'errors' | 'urlGroups' | 'contentGroups' | 'versions' | 'traps' | 'sitemapReport';
 /** The file format of an export: CSV (RFC 4180, header row) or JSON Lines. */
 export type ExportFormat = 'csv' | 'jsonl';
 

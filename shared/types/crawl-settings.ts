@@ -4,7 +4,7 @@ import { isIpAddress, overrideHostProblem } from '../url/host-override';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
-import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
 
 /**
  * One zod schema per crawl setting: the single definition of a valid value, used by the IPC
@@ -122,6 +122,7 @@ const SPECS = {
   nearDuplicateThreshold: { schema: z.number().min(0.5).max(1), unit: 'ratio', description: 'Estimated Jaccard similarity from which two pages are near-duplicates (IIR 19.6).' },
   pageTextChars: { schema: whole(0, 1_000_000), unit: 'characters', description: 'Characters of each page\'s visible text kept for near-duplicate diffs (0 keeps none).' },
   trapGuard: { schema: z.boolean(), unit: 'boolean', description: 'Detect crawler traps and hold their URLs (state held) until released (IIR 20.2; Heritrix trap rules).' },
+  sitemaps: { schema: z.enum(SITEMAP_MODES), unit: 'choice', description: 'auto: read robots.txt Sitemap: lines and /sitemap.xml of each seed host and crawl the URLs they list; off: no sitemap is fetched.' },
 } satisfies Specs;
 
 /** The crawl settings, keyed by setting: schema, default, unit and description of each. */

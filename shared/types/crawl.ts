@@ -138,7 +138,19 @@ export interface CrawlSettings {
    * (state `held`) instead of fetched, until released.
    */
   trapGuard: boolean;
+  /**
+   * Sitemaps (sitemaps.org protocol): `auto` reads each seed origin's robots.txt `Sitemap:` lines
+   * and probes its `/sitemap.xml`, and offers the URLs they list to the frontier (engine/sitemaps);
+   * `off` fetches no sitemap.
+   */
+  sitemaps: SitemapMode;
 }
+
+/** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
+export const SITEMAP_MODES = ['auto', 'off'] as const;
+
+/** A crawl's sitemap mode ({@link SITEMAP_MODES}). */
+export type SitemapMode = (typeof SITEMAP_MODES)[number];
 
 /**
  * Default "Ignore Links To" list (seed 004's pipe-separated lowercase format): binary types a
@@ -184,6 +196,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   nearDuplicateThreshold: 0.9,
   pageTextChars: 2_000,
   trapGuard: true,
+  sitemaps: 'auto',
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

@@ -48,6 +48,14 @@ export const CRAWL_ERROR_CODES = {
   ROBOTS_DISALLOWED: { class: 'fail-url', advice: 'robots.txt disallows the URL for this user agent: not fetched (--no-robots ignores it, on sites you may crawl).' },
   ROBOTS_UNAVAILABLE: { class: 'fail-url', advice: "The host's robots.txt kept failing (5xx or no answer): its URLs are not fetched; resume later with --retry-errors." },
   ROBOTS_REDIRECT_FAILED: { class: 'retry', advice: 'robots.txt redirected to a URL that failed: asked again later, the host disallowed meanwhile.' },
+  // Sitemaps (engine/sitemaps): recorded with the sitemap (the sitemaps table and report), never a URL's state; the crawl goes on
+  SITEMAP_MALFORMED: { class: 'fail-url', advice: 'The sitemap is not well-formed XML (line and column in the message): the entries before the error were used; fix the file at that point.' },
+  SITEMAP_NOT_SITEMAP: { class: 'fail-url', advice: 'The file is XML but its root is neither <urlset> nor <sitemapindex>: point robots.txt Sitemap: at a sitemaps.org file.' },
+  SITEMAP_GZIP_FAILED: { class: 'fail-url', advice: 'The .gz sitemap is not valid gzip: compress it again (gzip -9), or serve it uncompressed.' },
+  SITEMAP_TOO_LARGE: { class: 'fail-url', advice: 'The sitemap is over 50 MB uncompressed (sitemaps.org limit): only its first 50 MB were read; split it and list the parts in a sitemap index.' },
+  SITEMAP_TOO_MANY_URLS: { class: 'fail-url', advice: 'The sitemap lists more than 50,000 URLs (sitemaps.org limit): the first 50,000 were used; split it and list the parts in a sitemap index.' },
+  SITEMAP_NESTED_INDEX: { class: 'fail-url', advice: 'A sitemap index lists another sitemap index, which sitemaps.org does not allow: its entries were not read; list the sitemaps themselves.' },
+  SITEMAP_ROBOTS_UNAVAILABLE: { class: 'fail-url', advice: "The host's robots.txt stayed unavailable, so its sitemap was not fetched (as for its pages): resume later." },
   // Storage (engine/store/sqlite/storage-errors.ts): the crawl is left interrupted, nothing committed lost
   DISK_FULL: { class: 'stop-crawl', advice: 'The disk (or quota) is full: free some space, then resume.' },
   DB_IO_ERROR: { class: 'stop-crawl', advice: 'The disk reported an I/O error: check the disk, then resume.' },

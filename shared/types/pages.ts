@@ -4,6 +4,7 @@
  * filters in SQLite, with indexes), the IPC schema and the renderer's column chooser. Plain JSON;
  * units live in names (`…Ms` milliseconds, `…AtMs` epoch milliseconds, `…Bytes` bytes).
  */
+import type { SitemapFilter } from './sitemaps';
 
 /** How a page stands for a search engine, most specific reason first (Screaming Frog's "Indexability Status"). */
 export const INDEXABILITY = ['indexable', 'noindex', 'canonicalised', 'blocked', 'non-200'] as const;
@@ -105,6 +106,8 @@ export interface PagesFilter {
   depthAtLeast?: number;
   /** Pages with no value in this column (the Overview's "none" and "not recorded" bars). */
   withoutValue?: 'contentType' | 'indexability';
+  /** Listed in a sitemap, an orphan, or listed but not indexable (shared/types/sitemaps.ts). */
+  sitemap?: SitemapFilter;
 }
 
 /** The order of the Pages table. */

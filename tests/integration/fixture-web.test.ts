@@ -173,8 +173,10 @@ describe('fixture web: what a user sees for each edge case', () => {
     const before = fixtures.requests.length;
     const c = await crawl('site.test', { minDelayMs: 150, maxInFlightPerHost: 1, threads: 4 });
     const seen = fixtures.requests.slice(before).filter((r) => r.host === 'site.test');
-    // Every page and error (the /old -> /new.html redirect is two of them), and robots.txt.
-    expect(seen.length).toBe(c.summary.fetched + c.summary.errors + 1);
+    // Every page and error (the /old -> /new.html redirect is two of them), robots.txt and the
+    // /sitemap.xml probe (sitemaps auto: it holds one of the host's slots and keeps its delay like a page).
+    expect(seen.length).toBe(c.summary.fetched + c.summary.errors + 2);
+    expect(seen.filter((r) => r.path === '/sitemap.xml')).toHaveLength(1);
     expect(Math.max(...seen.map((r) => r.concurrentForHost))).toBe(1);
     for (let i = 1; i < seen.length; i += 1) expect(seen[i]!.startedAtMs - seen[i - 1]!.endedAtMs, `gap before ${seen[i]!.path}`).toBeGreaterThanOrEqual(148);
   });
@@ -185,7 +187,8 @@ describe('fixture web: what a user sees for each edge case', () => {
       // The trap guard off: its 20 identical "leaf" pages under /s/{n} are near-identical pages of one template.
       await crawl('slowpages.test', { maxInFlightPerHost: perHost, threads: 8, trapGuard: false });
       const seen = fixtures.requests.slice(before).filter((r) => r.host === 'slowpages.test' && r.path !== '/robots.txt');
-      expect(seen.length).toBe(21);
+      // 21 pages and the /sitemap.xml probe, which counts against the host's connections like a page.
+      expect(seen.length).toBe(22);
       expect(Math.max(...seen.map((r) => r.concurrentForHost)), `maxInFlightPerHost ${perHost}`).toBe(perHost);
     }
   });

@@ -9,6 +9,7 @@ import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
 import type { SqliteRobotsStore } from './robots-store';
+import { SitemapRows } from './sitemap-rows';
 import type { TrapRows } from './trap-rows';
 import type { VersionIndex } from './version-index';
 
@@ -58,9 +59,12 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   /** `urls.url` by id, read once per batch (a page's navigation links name the same targets). */
   private readonly urlOfId: Statement;
   private targetUrls = new Map<number, string>();
+  /** Sitemap rows and listings (migration 0018). */
+  private readonly sitemaps: SitemapRows;
 
   constructor(private readonly parts: SqliteCrawlWriterParts) {
     this.urlOfId = parts.db.prepare(`SELECT url FROM urls WHERE id = ?`).pluck();
+    this.sitemaps = new SitemapRows(parts.db, parts.crawlId);
   }
 
   async commit(batch: CommitBatch): Promise<CommitResult> {
@@ -122,6 +126,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf, batch.nowMs)) redirectLoops.push(outcome.url.id);
     for (const link of batch.links ?? []) this.writeLink(link, idOf);
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
+    for (const sitemap of batch.sitemaps ?? []) this.sitemaps.write(sitemap, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
     // The trap fields only when a trap acted (most batches: none).
     return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, ...(held > 0 ? { held } : {}), ...(heldFromPending.length > 0 ? { heldFromPending } : {}) };

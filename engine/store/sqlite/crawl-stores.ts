@@ -16,8 +16,9 @@ import { SqliteFrontier, type SettledState } from './frontier';
 import { FrontierRows } from './frontier-rows';
 import { RedirectChains } from './redirect-chains';
 import { SqliteRobotsStore } from './robots-store';
-import { VersionIndex } from './version-index';
+import { storedSitemapUrls } from './sitemap-rows';
 import { TrapRows } from './trap-rows';
+import { VersionIndex } from './version-index';
 import { WriterThreadClient } from './writer-client';
 import { storedTraps } from './queries/trap-queries';
 
@@ -81,6 +82,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
     duplicateCount: async () => reader.duplicateCount(crawlId),
     seedRedirectTargets: async () => chains.seedRedirectTargets(crawlId),
     knownTraps: async () => storedTraps(db, crawlId),
+    storedSitemaps: async () => storedSitemapUrls(db, crawlId),
   });
 }
 
@@ -93,7 +95,7 @@ function composeStores(
   queues: SqliteFrontier,
   rows: CrawlRowWriter,
   robots: RobotsStore,
-  reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets' | 'knownTraps'>,
+  reads: Pick<CrawlStores['writer'], 'summary' | 'duplicateCount' | 'seedRedirectTargets' | 'knownTraps' | 'storedSitemaps'>,
 ): CrawlStores {
   const frontier: FrontierStore = {
     async claimBatch(max, nowMs) {
@@ -106,6 +108,8 @@ function composeStores(
     },
     refetch: async (urlId, nowMs) => queues.noteRefetched(await rows.refetch(urlId), nowMs),
     releaseHost: (url, disposition) => queues.releaseHost(url, disposition),
+    takeHostSlot: (host, nowMs) => queues.takeHostSlot(host, nowMs),
+    returnHostSlot: (host, disposition) => queues.returnHostSlot(host, disposition),
     nextEligibleAtMs: () => queues.nextEligibleAtMs(),
     counts: () => queues.counts(),
     hostStates: (nowMs) => queues.hostStates(nowMs),

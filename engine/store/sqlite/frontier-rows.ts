@@ -5,7 +5,8 @@
  * scheduler's thread, or on the store-writer thread (writer-thread.ts).
  */
 import type { Statement } from 'better-sqlite3';
-import { SeenCache } from '../../dedupe/seen-cache';
+import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
+import { SeenCache, seenEntry, seenEntryId, seenEntrySources } from '../../dedupe/seen-cache';
 import type { ClaimedUrl, Disposition, FrontierCandidate, UrlError } from '../ports';
 import type { WritableDB } from './database';
 
@@ -29,6 +30,7 @@ export class FrontierRows {
   private readonly insertUrl: Statement;
   private readonly insertHeldUrl: Statement;
   private readonly idByKey: Statement;
+  private readonly addSources: Statement;
   private readonly markInFlight: Statement;
   private readonly markDone: Statement;
   private readonly markError: Statement;
@@ -36,7 +38,7 @@ export class FrontierRows {
   private readonly markPending: Statement;
   private readonly stateById: Statement;
   private readonly markRefetch: Statement;
-  /** Normalized keys already in SQLite, with their ids (bounded by bytes: seen-cache.ts). */
+  /** Normalized keys already in SQLite, with their ids and source bits (seenEntry; bounded: seen-cache.ts). */
   private readonly seen = new SeenCache();
 
   constructor(
@@ -44,14 +46,15 @@ export class FrontierRows {
     private readonly crawlId: number,
   ) {
     this.insertUrl = db.prepare(
-      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
+      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops, sources)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
     );
     this.insertHeldUrl = db.prepare(
-      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops, trap_id)
-       VALUES (?, ?, ?, ?, ?, ?, 'held', ?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
+      `INSERT INTO urls (crawl_id, normalized_key, normalized, url, host, registrable_domain, state, depth, priority, discovered_from, enqueued_at_ms, redirect_hops, sources, trap_id)
+       VALUES (?, ?, ?, ?, ?, ?, 'held', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, normalized_key) DO NOTHING`,
     );
-    this.idByKey = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND normalized_key = ?`).pluck();
+    this.idByKey = db.prepare(`SELECT id, sources FROM urls WHERE crawl_id = ? AND normalized_key = ?`);
+    this.addSources = db.prepare(`UPDATE urls SET sources = sources | ? WHERE id = ?`);
     this.markInFlight = db.prepare(`UPDATE urls SET state = 'in_flight', attempts = attempts + 1, claimed_at_ms = ? WHERE id = ?`);
     this.markDone = db.prepare(`UPDATE urls SET state = 'done', fetched_at_ms = ?, http_status = ?, error_code = NULL, error_reason = NULL, committed_at_ms = ? WHERE id = ?`);
     this.markPending = db.prepare(`UPDATE urls SET state = 'pending', retry_reason = coalesce(?, retry_reason), committed_at_ms = ? WHERE id = ?`);
@@ -70,8 +73,10 @@ export class FrontierRows {
 
   /**
    * The URL-seen test (IIR 20.2): each candidate is inserted unless its normalized key is known
-   * (a bounded cache first, then the unique index). Priority is the depth (breadth-first). A new
-   * candidate whose `heldBy` names a trap `trapIdOf` knows is stored held under it (issue 12).
+   * (a bounded cache first, then the unique index). Priority is the depth (breadth-first). The
+   * candidate's source bit (shared/types/url-sources.ts) is ORed into the URL's `sources`, new or
+   * known; a known URL that has the bit already costs no write. A new candidate whose `heldBy`
+   * names a trap `trapIdOf` knows is stored held under it (issue 12).
    */
   insert(candidates: readonly FrontierCandidate[], nowMs: number, trapIdOf?: (pattern: string) => number | undefined): InsertResult {
     const ids: number[] = [];
@@ -79,18 +84,32 @@ export class FrontierRows {
     const added: number[] = [];
     const held: InsertResult['held'] = [];
     for (const c of candidates) {
+      const bit = URL_SOURCE_BITS[c.source ?? (c.discoveredFrom === null ? 'seed' : 'link')];
       const known = this.seen.get(c.normalizedKey);
       if (known !== undefined) {
-        ids.push(known);
+        const id = seenEntryId(known);
+        const sources = seenEntrySources(known);
+        if ((sources & bit) === 0) {
+          this.addSources.run(bit, id);
+          this.seen.set(c.normalizedKey, seenEntry(id, sources | bit));
+        }
+        ids.push(id);
         continue;
       }
       const trapId = c.heldBy === undefined ? undefined : trapIdOf?.(c.heldBy);
       const info =
         trapId === undefined
-          ? this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0)
-          : this.insertHeldUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0, trapId);
-      const id = info.changes === 0 ? (this.idByKey.get(this.crawlId, c.normalizedKey) as number) : Number(info.lastInsertRowid);
-      this.seen.set(c.normalizedKey, id);
+          ? this.insertUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0, bit)
+          : this.insertHeldUrl.run(this.crawlId, c.normalizedKey, c.normalized, c.url, c.host, c.registrableDomain, c.depth, c.depth, c.discoveredFrom, nowMs, c.redirectHops ?? 0, bit, trapId);
+      let id = Number(info.lastInsertRowid);
+      let sources = bit;
+      if (info.changes === 0) {
+        const row = this.idByKey.get(this.crawlId, c.normalizedKey) as { id: number; sources: number };
+        id = row.id;
+        sources = row.sources | bit;
+        if ((row.sources & bit) === 0) this.addSources.run(bit, id);
+      }
+      this.seen.set(c.normalizedKey, seenEntry(id, sources));
       ids.push(id);
       if (info.changes === 0) continue;
       added.push(ids.length - 1);

@@ -4,7 +4,7 @@ import type { WritableDB } from './database';
 import { FrontierRows, type RefetchRow } from './frontier-rows';
 import { HostHeap } from '../../schedule/host-heap';
 import { adaptiveDelayMs, politenessDelayMs } from '../../schedule/politeness';
-import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HeldUrl, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
+import type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, HeldUrl, HostSlot, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome, UrlError } from '../ports';
 
 export type { AddResult, ClaimedUrl, Disposition, FrontierCandidate, FrontierCounts, FrontierStore, HostState, HostWaitReason, PolitenessPolicy, RefetchOutcome } from '../ports';
 
@@ -119,6 +119,8 @@ export class SqliteFrontier {
       const queue = this.hosts.get(top.host);
       if (!queue) continue;
       queue.inHeap = false;
+      // A slot taken since the host was queued (a sitemap fetch): it is woken again when one frees.
+      if (queue.inFlight >= this.policy.maxInFlightPerHost) continue;
       if (queue.nextEligibleAtMs > nowMs) {
         postponed.push({ host: top.host, atMs: queue.nextEligibleAtMs });
         continue;
@@ -153,7 +155,21 @@ export class SqliteFrontier {
   releaseHost(url: ClaimedUrl, disposition: Disposition): void {
     if (this.hostReleased.has(url.id)) return;
     this.hostReleased.add(url.id);
-    this.freeHostSlot(url, disposition, true);
+    this.freeHostSlot(url.host, disposition, true);
+  }
+
+  /** A slot of `host` for a fetch outside the frontier (store/ports.ts FrontierStore.takeHostSlot). */
+  takeHostSlot(host: string, nowMs: number): HostSlot {
+    const queue = this.queueFor(host);
+    if (queue.inFlight >= this.policy.maxInFlightPerHost) return { taken: false, retryAtMs: null };
+    if (queue.nextEligibleAtMs > nowMs) return { taken: false, retryAtMs: queue.nextEligibleAtMs };
+    queue.inFlight += 1;
+    return { taken: true };
+  }
+
+  /** Gives back a slot {@link takeHostSlot} took; the host waits as `disposition` says. */
+  returnHostSlot(host: string, disposition: Disposition): void {
+    this.freeHostSlot(host, disposition, true);
   }
 
   /** Records a claimed URL as done. @param committedAtMs epoch ms the outcome is written (default: the disposition's) */
@@ -317,15 +333,15 @@ export class SqliteFrontier {
   /** The claim is over: it leaves the in-flight count, and its host slot is freed unless it already was. */
   private release(url: ClaimedUrl, disposition: Disposition): void {
     this.countsValue.inFlight -= 1;
-    this.freeHostSlot(url, disposition, !this.hostReleased.delete(url.id));
+    this.freeHostSlot(url.host, disposition, !this.hostReleased.delete(url.id));
   }
 
   /**
    * Frees the host slot a claim holds (`slotHeld`), and makes the host wait as the disposition
    * says; a later disposition of the same claim can only push that time further out.
    */
-  private freeHostSlot(url: ClaimedUrl, disposition: Disposition, slotHeld: boolean): void {
-    const queue = this.queueFor(url.host);
+  private freeHostSlot(host: string, disposition: Disposition, slotHeld: boolean): void {
+    const queue = this.queueFor(host);
     if (slotHeld) queue.inFlight -= 1;
     const eligibleAt = disposition.nowMs + this.politenessDelayMs(disposition.fetchMs, disposition.extraDelayMs);
     if (eligibleAt > queue.nextEligibleAtMs) {

@@ -1,6 +1,7 @@
 /** Read queries that stream a crawl's pages, frontier, errors and groups for export. */
 import type { ReadableDB } from '../database';
 import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
+import { SitemapQueries } from './sitemap-queries';
 import { StatementCache } from './statement-cache';
 
 /** A page of rows read by key (keyset paging: `WHERE key > last ORDER BY key LIMIT n`). */
@@ -96,10 +97,13 @@ export interface TrapExportRow {
 export class ExportQueries {
   private readonly statements: StatementCache;
   private readonly facts: CanonicalFacts;
+  /** The sitemap report's reads (sitemap-queries.ts). */
+  readonly sitemaps: SitemapQueries;
 
   constructor(db: ReadableDB) {
     this.statements = new StatementCache(db);
     this.facts = new CanonicalFacts(db);
+    this.sitemaps = new SitemapQueries(db);
   }
 
   /**

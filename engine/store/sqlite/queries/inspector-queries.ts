@@ -46,6 +46,8 @@ export interface InspectedUrlRecord {
   retryReason: string | null;
   /** The robots.txt rule that blocked it, "12: Disallow: /private/" (migration 0010); null otherwise. */
   robotsLine: string | null;
+  /** Where the crawl met it: a bitmask of shared/types/url-sources.ts URL_SOURCE_BITS (migration 0018; 0 when unknown). */
+  sources: number;
 }
 
 /**
@@ -105,10 +107,18 @@ export class InspectorQueries {
         `SELECT u.id AS urlId, u.url, u.normalized, u.normalized_key AS normalizedKey, u.host, u.registrable_domain AS registrableDomain, u.state, u.depth,
                 u.discovered_from AS discoveredFromId, d.url AS discoveredFromUrl, u.enqueued_at_ms AS enqueuedAtMs, u.fetched_at_ms AS fetchedAtMs,
                 u.http_status AS httpStatus, u.error_code AS errorCode, u.error_reason AS errorReason, u.attempts, u.redirect_hops AS redirectHops,
-                u.claimed_at_ms AS claimedAtMs, u.committed_at_ms AS committedAtMs, u.retry_reason AS retryReason, u.robots_line AS robotsLine
+                u.claimed_at_ms AS claimedAtMs, u.committed_at_ms AS committedAtMs, u.retry_reason AS retryReason, u.robots_line AS robotsLine,
+                u.sources
          FROM urls u LEFT JOIN urls d ON d.id = u.discovered_from WHERE u.id = ? AND u.crawl_id = ?`,
       )
       .get(urlId, crawlId) as InspectedUrlRecord | undefined;
+  }
+
+  /** The sitemaps that list URL `urlId` (migration 0018), first read first, with the `<lastmod>` and spelling each gave. */
+  sitemaps(urlId: number): { url: string; lastmod: string | null; listedAs: string | null }[] {
+    return this.statements
+      .get(`SELECT s.url, su.lastmod, su.listed_as AS listedAs FROM sitemap_urls su JOIN sitemaps s ON s.id = su.sitemap_id WHERE su.url_id = ? ORDER BY su.sitemap_id LIMIT 100`)
+      .all(urlId) as { url: string; lastmod: string | null; listedAs: string | null }[];
   }
 
   /** The stored answer of a fetched URL, or undefined when it has none (pending, failed without an answer). */

@@ -6,6 +6,7 @@ import type { PageColumn, PageListRow, PagesFilter, PagesSort } from '../../../.
 import { CodedError } from '../../../../shared/types/result';
 import { mediaTypeSql, pathPrefixTestSql, statusClassTestSql } from './page-classes';
 import { compileUrlRegex } from '../../../regex/url-regex';
+import { sitemapFilterSql } from './sitemap-queries';
 import { StatementCache } from './statement-cache';
 
 /** One page request of the Pages table. */
@@ -278,6 +279,7 @@ export class PagesQueries {
     }
     if (filter.withoutValue === 'contentType') where.push(`(p.content_type IS NULL OR trim(p.content_type) = '')`);
     if (filter.withoutValue === 'indexability') where.push('p.indexability IS NULL');
+    if (filter.sitemap) where.push(sitemapFilterSql(filter.sitemap, 'u', INDEXABILITY_SQL));
     return { where, params };
   }
 

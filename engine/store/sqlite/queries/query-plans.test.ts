@@ -79,6 +79,10 @@ function writeCrawl(db: WritableDB): number {
       for (let v = 0; v < versions; v += 1) version.run(t, 1 + ((t * 3 + v) % URLS), `3.${10 + v}`);
     }
   })();
+  // Sources (migration 0018): every URL linked but the seed; one in 5 listed in one of two sitemaps, one in 25 of those never linked (orphans).
+  db.exec(`UPDATE urls SET sources = CASE WHEN id = 1 THEN 1 WHEN id % 125 = 0 THEN 4 WHEN id % 5 = 0 THEN 6 ELSE 2 END`);
+  db.exec(`INSERT INTO sitemaps (id, crawl_id, url, found_via, kind, http_status, fetch_ms, fetched_at_ms) VALUES (1, 1, 'http://h0.test/sitemap.xml', 'probe', 'urlset', 200, 5, 0), (2, 1, 'http://h1.test/s.xml', 'robots', 'urlset', 200, 5, 0)`);
+  db.exec(`INSERT INTO sitemap_urls (url_id, sitemap_id, lastmod) SELECT id, 1 + (id % 2), NULL FROM urls WHERE id % 5 = 0`);
   db.pragma('foreign_keys = ON');
   expect(db.pragma('foreign_key_check')).toEqual([]);
   return 1;
@@ -102,6 +106,8 @@ const WHOLE_CRAWL: { match: RegExp; why: string }[] = [
   { match: /WHERE \+u\.crawl_id = \? AND u\.id > \? GROUP BY u\.id/, why: 'url-groups export: a rowid range' },
   { match: /WHERE \+u\.crawl_id = \? GROUP BY u\.id HAVING COUNT\(\*\) > 1\)/, why: 'url-groups export: count of every group member, once per export' },
   { match: /WHERE \+g\.crawl_id = \? AND g\.id > \?/, why: 'content-groups export: a rowid range' },
+  { match: /WHERE \+u\.crawl_id = \? AND u\.id > \? AND \(u\.sources/, why: 'sitemap-report export: listed URLs, a rowid range' },
+  { match: /SELECT COUNT\(\*\) FROM urls u WHERE \+u\.crawl_id = \? AND \(u\.sources/, why: 'sitemap-report export: count of listed URLs, once per export' },
   { match: /instr\(u\.url, \?\) > 0/, why: 'Frontier: URL text filter (a substring: no index serves it)' },
   { match: /u\.url LIKE \? ESCAPE/, why: 'Pages: URL contains (a substring: no index serves it)' },
   { match: /SELECT COUNT\(\*\) FROM pages p JOIN urls u ON u\.id = p\.url_id WHERE p\.crawl_id = \? AND u\.state = 'done'/, why: 'pages export: count of every page' },
@@ -192,6 +198,9 @@ describe('query plans at 100,000 URLs', () => {
       { indexability: 'indexable' },
       { urlContains: 'page-99' },
       { responseMsAtLeast: 100, responseMsBelow: 200 },
+      { sitemap: 'listed' },
+      { sitemap: 'orphan' },
+      { sitemap: 'listed-not-indexable' },
     ];
     const sortTimes: string[] = [];
     const pagesQueries = queriesOf(() => {
@@ -268,6 +277,7 @@ describe('query plans at 100,000 URLs', () => {
       ...exportTime('url-groups', () => exports.countUrlGroupMembers(1), (after) => exports.urlGroups(1, after, 100)),
       ...exportTime('content-groups', () => exports.countContentMembers(1), (after) => exports.contentGroups(1, after, 100)),
       ...exportTime('versions', () => new VersionQueries(db).countExportRows(1), (after) => new VersionQueries(db).exportTemplates(1, after, 100)),
+      ...exportTime('sitemap-report', () => exports.sitemaps.countListed(1), (after) => exports.sitemaps.listed(1, after, 1000)),
     ];
     console.log(`exports of a ${URLS.toLocaleString('en')}-URL crawl:\n  ${timings.join('\n  ')}`);
     for (const query of queries) {

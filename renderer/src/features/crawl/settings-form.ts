@@ -1,5 +1,5 @@
 import { readHostOverride } from '../../../../shared/url/host-override';
-import { CRAWL_SCOPES, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
+import { CRAWL_SCOPES, SITEMAP_MODES, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
 import { hasControlCharacters, settingBounds, settingFromText, validateSetting, type NumericSettingKey } from '../../../../shared/types/crawl-settings';
 
 /**
@@ -62,6 +62,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'obeyNofollow', group: 'Scope', label: 'Obey nofollow', kind: 'switch', flag: '--rogue', flagTurnsOff: true },
   { key: 'followNofollowLinks', group: 'Scope', label: 'Follow rel=nofollow links', kind: 'switch', flag: '--follow-nofollow-links' },
   { key: 'trapGuard', group: 'Scope', label: 'Hold suspected crawler traps', kind: 'switch', flag: '--trap-guard' },
+  { key: 'sitemaps', group: 'Scope', label: 'Sitemaps', kind: 'choice', flag: '--sitemaps' },
   { key: 'maxPages', group: 'Limits', label: 'Max pages (0 = no limit)', kind: 'number', flag: '--max-pages' },
   { key: 'threads', group: 'Limits', label: 'Threads', kind: 'number', flag: '--threads' },
   { key: 'maxInFlightPerHost', group: 'Limits', label: 'Requests per host at once', kind: 'number', flag: '--per-host' },
@@ -182,6 +183,10 @@ function readField(setting: FormSetting, values: CrawlFormValues): { ok: true; v
   if (key === 'scope') {
     const scope = validateSetting('scope', raw);
     return scope.ok ? { ok: true, value: scope.value } : { ok: false, message: `Choose one of ${CRAWL_SCOPES.join(', ')}` };
+  }
+  if (key === 'sitemaps') {
+    const mode = validateSetting('sitemaps', raw);
+    return mode.ok ? { ok: true, value: mode.value } : { ok: false, message: `Choose one of ${SITEMAP_MODES.join(', ')}` };
   }
   if (key === 'userAgent') {
     const userAgent = validateSetting('userAgent', raw.trim());

@@ -13,6 +13,7 @@ const KINDS: { value: ExportKind; label: string }[] = [
   { value: 'contentGroups', label: 'Content groups' },
   { value: 'versions', label: 'Versions (pages across software versions)' },
   { value: 'traps', label: 'Crawler traps (suspected patterns, detector, URLs held)' },
+  { value: 'sitemapReport', label: 'Sitemap report (orphans, listed but not indexable, non-canonical variants)' },
 ];
 
 /** The suggested file for an export. */

@@ -4,7 +4,7 @@ import { api } from '../../ipc/client';
 import { useStore } from '../../store';
 import { InspectorActions } from './InspectorActions';
 import { InlinksSection, OutlinksSection } from './link-sections';
-import { DuplicatesSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, TimelineSection } from './sections';
+import { DuplicatesSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
 
 /**
  * The URL inspector: one URL's whole story in a side panel (landmark "URL inspector"), opened by
@@ -108,6 +108,7 @@ export function UrlInspector() {
           </p>
           <InspectorActions inspection={inspection} onChanged={() => setReload((n) => n + 1)} />
           <NamesSection inspection={inspection} />
+          <SourcesSection inspection={inspection} />
           <ResponseSection inspection={inspection} />
           <RedirectSection inspection={inspection} />
           <RobotsSection inspection={inspection} />

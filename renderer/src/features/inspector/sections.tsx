@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { CANONICAL_SOURCE_LABELS, type UrlInspection } from '../../../../shared/ipc/inspector-view';
 import { linkRuleLabel } from '../../../../shared/types/link-rules';
+import type { UrlSource } from '../../../../shared/types/url-sources';
 import { useStore } from '../../store';
 import { HEURISTIC_WORDS } from '../duplicates/heuristics';
 
@@ -195,6 +196,41 @@ export function RobotsSection({ inspection }: { inspection: UrlInspection }) {
         ) : null}
       </p>
       {robots.message ? <p className="hint">{robots.message}</p> : null}
+    </Section>
+  );
+}
+
+const SOURCE_WORDS: Readonly<Record<UrlSource, string>> = {
+  seed: 'seed',
+  link: 'linked from a crawled page',
+  sitemap: 'listed in a sitemap',
+  redirect: 'a redirect target',
+  list: 'in a URL list',
+};
+
+/** Sources: how the crawl met the URL (seed, link, sitemap, redirect, list) and the sitemaps that list it. */
+export function SourcesSection({ inspection }: { inspection: UrlInspection }) {
+  const { sources, sitemaps } = inspection.sources;
+  return (
+    <Section title="Sources">
+      <p data-testid="inspector-sources">{sources.length > 0 ? sources.map((source) => SOURCE_WORDS[source]).join(', ') : 'not recorded (crawled before sources were kept)'}</p>
+      {sources.includes('sitemap') && !sources.includes('link') && !sources.includes('seed') ? <p className="hint">Orphan: listed in a sitemap, but no crawled page links to it.</p> : null}
+      {sitemaps.length > 0 ? (
+        <ul>
+          {sitemaps.map((sitemap) => (
+            <li key={sitemap.url}>
+              <code>{sitemap.url}</code>
+              {sitemap.lastmod ? ` (lastmod ${sitemap.lastmod})` : ''}
+              {sitemap.listedAs ? (
+                <>
+                  {' '}
+                  as <code>{sitemap.listedAs}</code>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </Section>
   );
 }

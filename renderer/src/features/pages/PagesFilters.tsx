@@ -1,4 +1,5 @@
 import { INDEXABILITY, INDEXABILITY_LABELS, STATUS_FILTER_LABELS, STATUS_FILTERS, type Indexability, type PagesFilter, type StatusFilter } from '../../../../shared/types/pages';
+import { SITEMAP_FILTER_LABELS, SITEMAP_FILTERS, type SitemapFilter } from '../../../../shared/types/sitemaps';
 import { FieldError } from '../../components/FieldError';
 
 /**
@@ -28,7 +29,7 @@ export function overviewNarrowing(filter: PagesFilter): string | null {
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
-/** The Pages table's filters: Status, URL contains (with a regex switch), host, depth, content type, indexability, and the site tree's path. */
+/** The Pages table's filters: Status, URL contains (with a regex switch), host, depth, content type, indexability, sitemap, and the site tree's path. */
 export function PagesFilters({ filter, onChange, regexError }: { filter: PagesFilter; onChange(filter: PagesFilter): void; regexError: string | null }) {
   const patch = (change: Partial<PagesFilter>) => onChange(withoutEmpty({ ...filter, ...change }));
   return (
@@ -74,6 +75,15 @@ export function PagesFilters({ filter, onChange, regexError }: { filter: PagesFi
         {INDEXABILITY.map((value) => (
           <option key={value} value={value}>
             {INDEXABILITY_LABELS[value]}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="pages-sitemap">Sitemap</label>
+      <select id="pages-sitemap" value={filter.sitemap ?? ''} onChange={(event) => patch({ sitemap: (event.target.value || undefined) as SitemapFilter | undefined })}>
+        <option value="">All</option>
+        {SITEMAP_FILTERS.map((value) => (
+          <option key={value} value={value}>
+            {SITEMAP_FILTER_LABELS[value]}
           </option>
         ))}
       </select>
