@@ -76,7 +76,7 @@ describe('ResultCommitter', () => {
         from,
         page(from.url, {
           links: [
-            { url: 'http://a.test/x', kind: 'a', anchorText: 'X', rel: 'nofollow' },
+            { url: 'http://a.test/x', kind: 'a', anchorText: 'X', rel: 'noopener' },
             { url: 'http://a.test/x#part', kind: 'a', anchorText: 'X again' },
             { url: 'mailto:me@a.test', kind: 'a' },
           ],
@@ -97,7 +97,7 @@ describe('ResultCommitter', () => {
       ['key:http://a.test/x', 1, 1],
     ]);
     expect(batch.links).toEqual([
-      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null, anchorText: 'X', rel: 'nofollow' },
+      { fromUrlId: 1, rawUrl: 'http://a.test/x', toKey: 'key:http://a.test/x', kind: 'a', refusedBy: null, anchorText: 'X', rel: 'noopener' },
       { fromUrlId: 1, rawUrl: 'mailto:me@a.test', toKey: null, kind: 'a', refusedBy: 'protocol', anchorText: null, rel: null },
     ]);
     expect(batch.aliases).toEqual([

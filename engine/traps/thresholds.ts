@@ -41,8 +41,10 @@ export interface TrapThresholds {
    */
   paramProductFactor: number;
   /**
-   * Pages of one template near-identical to an earlier page of it, from which the template is held.
-   * @default 3
+   * Pages of one template near-identical to an earlier page of it, from which the template is held;
+   * only pages linked from a page of their own template count (trap-guard.ts), so a short series
+   * of thin pages (six products chained by "next", their reviews) stays below it.
+   * @default 5
    */
   nearIdenticalPages: number;
   /**
@@ -62,7 +64,7 @@ export const DEFAULT_TRAP_THRESHOLDS: Readonly<TrapThresholds> = Object.freeze({
   counterChain: 30,
   paramQueries: 16,
   paramProductFactor: 2,
-  nearIdenticalPages: 3,
+  nearIdenticalPages: 5,
   nearIdenticalSimilarity: 0.8,
 });
 

@@ -23,13 +23,27 @@ describe('TrapGuard', () => {
 
   it('holds the links of the page that completes a near-identical template, in the same batch', () => {
     const guard = new TrapGuard();
-    for (let month = 1; month <= 3; month += 1) guard.observePage(`http://cal.test/calendar/2031/${month}`, emptyMonth(month));
+    // Each month is linked from the month before (the template generates itself), then fetched.
+    for (let month = 1; month <= 5; month += 1) {
+      guard.screen(`http://cal.test/calendar/2031/${month - 1}`, [candidate(`http://cal.test/calendar/2031/${month}`)]);
+      guard.observePage(`http://cal.test/calendar/2031/${month}`, emptyMonth(month));
+    }
     expect(guard.takeFound()).toEqual([]);
-    guard.observePage('http://cal.test/calendar/2031/4', emptyMonth(4));
-    const links = [candidate('http://cal.test/calendar/2031/5'), candidate('http://cal.test/about.html')];
-    guard.screen('http://cal.test/calendar/2031/4', links);
+    guard.screen('http://cal.test/calendar/2031/5', [candidate('http://cal.test/calendar/2031/6')]);
+    guard.observePage('http://cal.test/calendar/2031/6', emptyMonth(6));
+    const links = [candidate('http://cal.test/calendar/2031/7'), candidate('http://cal.test/about.html')];
+    guard.screen('http://cal.test/calendar/2031/6', links);
     expect(links.map((link) => link.heldBy)).toEqual([expect.stringContaining('calendar'), undefined]);
     expect(guard.takeFound()).toEqual([expect.objectContaining({ detector: 'near-identical', template: '/calendar/{n}/{n}' })]);
+  });
+
+  it('does not count near-identical pages linked only from pages of another template (a list\'s thin detail pages)', () => {
+    const guard = new TrapGuard();
+    for (let n = 1; n <= 12; n += 1) {
+      guard.screen('http://shop.test/products/', [candidate(`http://shop.test/reviews/${n}.html`)]);
+      guard.observePage(`http://shop.test/reviews/${n}.html`, emptyMonth(1));
+    }
+    expect(guard.takeFound()).toEqual([]);
   });
 
   it('a released trap holds nothing and is never suspected again; an excluded one keeps holding; stored traps hold on resume', () => {

@@ -8,6 +8,7 @@
  * cache reads for the live detectors; a page adds one template and up to four sketch comparisons.
  */
 import type { TrapState } from '../../shared/types/traps';
+import { BoundedCache } from '../dedupe/seen-cache';
 import type { FrontierCandidate } from '../store/ports';
 import { CounterSequenceDetector } from './counter-sequence';
 import { NearIdenticalDetector } from './near-identical';
@@ -15,7 +16,7 @@ import { ParamExplosionDetector } from './param-explosion';
 import { PathDepthDetector } from './path-depth';
 import { repeatedSegments } from './repeated-segments';
 import type { TrapSuspicion } from './suspicion';
-import { DEFAULT_TRAP_THRESHOLDS, type TrapThresholds } from './thresholds';
+import { CHAIN_CACHE_LIMITS, DEFAULT_TRAP_THRESHOLDS, type TrapThresholds } from './thresholds';
 import { urlShape, urlTemplate, type UrlShape } from './url-shape';
 
 export type { TrapSuspicion } from './suspicion';
@@ -47,6 +48,13 @@ export class TrapGuard {
   private readonly counter: CounterSequenceDetector;
   private readonly params: ParamExplosionDetector;
   private readonly nearIdentical: NearIdenticalDetector;
+  /**
+   * URLs linked from a page of their own template (`/calendar/2031/7` from `/calendar/2031/6`):
+   * the pattern generates itself, as traps do. Only such pages count for the near-identical
+   * detector, so a list's detail pages (products, reviews, profiles linked from an index) that
+   * share most of their text are never held for it. Bounded like the detectors' chains.
+   */
+  private readonly selfGenerated = new BoundedCache<true>(CHAIN_CACHE_LIMITS);
 
   /**
    * @param known traps stored by earlier runs of the crawl (suspected and excluded ones hold their
@@ -84,14 +92,18 @@ export class TrapGuard {
       this.found(this.depth.observeLink(parent, child));
       this.found(this.counter.observeLink(parent, child));
       this.found(this.params.observe(candidate.url, shape));
+      if (parent !== null && parent.template === child.template && parent.shape.host === shape.host) this.selfGenerated.set(candidate.url, true);
       const trap = this.match(candidate.host, candidate.url);
       if (trap !== null) candidate.heldBy = trap.pattern;
     }
   }
 
-  /** Counts a fetched page's content (2xx answers with text) for the near-identical detector. */
+  /**
+   * Counts a fetched page's content (2xx answers with text) for the near-identical detector, when
+   * the page was linked from another page of its own URL template (see `selfGenerated`).
+   */
   observePage(url: string, minhash: Uint32Array | null): void {
-    if (minhash === null) return;
+    if (minhash === null || !this.selfGenerated.has(url)) return;
     const shape = urlShape(url);
     if (shape === null) return;
     this.found(this.nearIdentical.observePage(url, shape, urlTemplate(shape), minhash));

@@ -33,7 +33,7 @@ interface Crawled {
   db: WritableDB;
   crawlId: number;
   progress: CrawlProgress;
-  /** `host + path` of every page request (robots.txt aside), in order. */
+  /** `host + path` of every page request (robots.txt and the /sitemap.xml probe aside), in order. */
   requested: string[];
 }
 
@@ -46,7 +46,7 @@ async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Pr
   await done;
   const requested = fixtures.requests
     .slice(before)
-    .filter((r) => r.path !== '/robots.txt')
+    .filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml')
     .map((r) => `${r.host}${r.path}`);
   return { db, crawlId, progress: progress!, requested };
 }

@@ -65,7 +65,7 @@ describe('version URL templates and canonical layers on the versioned docs fixtu
     ]);
     expect(rows.some((row) => String(row['url']).includes('asyncore') || String(row['url']).includes('changelog') || String(row['url']).includes('json'))).toBe(false);
     const csv = crawlbench(['export', '--db', file, '--what', 'versions', '--format', 'csv']);
-    expect(csv.stdout.split('\r\n')[0]).toBe('Version template id,Version URL template,Versions of the page,Version,URL id,URL,State,HTTP status');
+    expect(csv.stdout.split('\r\n')[0]).toBe('Version template id,URL template,Versions of the page,Version,URL id,URL,State,HTTP status');
     expect(csv.stdout).toContain('http://pydocs.test/%s/library/tomllib.html,3.12|dev,3.12,');
   }, 60_000);
 

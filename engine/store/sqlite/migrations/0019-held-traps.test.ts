@@ -2,11 +2,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from './index';
 
-/** A version-17 database with URLs and rows in tables that reference urls. */
-function version17(): BetterSqlite3.Database {
+/** A version-18 database (the migration before 0019) with URLs and rows in tables that reference urls. */
+function version18(): BetterSqlite3.Database {
   const db = new BetterSqlite3(':memory:');
   db.pragma('foreign_keys = ON');
-  migrate(db, MIGRATIONS.filter((m) => m.version <= 17));
+  migrate(db, MIGRATIONS.filter((m) => m.version <= 18));
   db.exec(`
     INSERT INTO crawls (id, seeds_json, settings_json, status, created_at_ms) VALUES (1, '[]', '{}', 'stopped', 0);
     INSERT INTO urls (id, crawl_id, normalized_key, normalized, url, host, state, depth, priority, enqueued_at_ms)
@@ -23,7 +23,7 @@ function version17(): BetterSqlite3.Database {
 
 describe('migration 0019 held-traps', () => {
   it('rebuilds urls with the held state and a trap_id, keeping rows, indexes and foreign keys; adds the traps table', () => {
-    const db = version17();
+    const db = version18();
     const urlsBefore = db.prepare(`SELECT * FROM urls ORDER BY id`).all();
     const indexesBefore = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'urls' ORDER BY name`).all() as { name: string }[];
     expect(() => db.prepare(`UPDATE urls SET state = 'held' WHERE id = 2`).run()).toThrow(/CHECK/);
@@ -58,9 +58,9 @@ describe('migration 0019 held-traps', () => {
   it('leaves nothing changed when the urls table is not of the expected form', () => {
     const strange = new BetterSqlite3(':memory:');
     strange.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, state TEXT)`);
-    strange.pragma('user_version = 17');
+    strange.pragma('user_version = 18');
     expect(() => migrate(strange)).toThrow(/no state CHECK/);
-    expect(strange.pragma('user_version', { simple: true })).toBe(17);
+    expect(strange.pragma('user_version', { simple: true })).toBe(18);
     strange.close();
   });
 });
