@@ -1,5 +1,7 @@
 import type { HostOverride } from '../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from './fixture-server';
+import { dynamicRoute, FIXTURE_SITES, type Handler } from './fixture-sites';
+import { scopeRoute, SCOPE_SITES } from './scope-sites/index';
 import { startNginx, type NginxSite } from './nginx';
 
 /** The Python docs mirror's host name in every test. */
@@ -15,15 +17,18 @@ export interface TestWeb {
   stop(): Promise<void>;
 }
 
+/** The fixture web and the scope hosts of issue 12 (scope-sites/), as one server's sites. */
+const ALL_SITES: Record<string, Record<string, Handler>> = { ...FIXTURE_SITES, ...SCOPE_SITES };
+
 /**
- * Starts nginx with the Python docs and the fixture server, both on 127.0.0.1: on free ports, or
- * nginx on `options.port` and the fixture server on the port after it.
+ * Starts nginx with the Python docs and the fixture server (the fixture web and the scope hosts),
+ * both on 127.0.0.1: on free ports, or nginx on `options.port` and the fixture server on the port after it.
  */
 export async function startTestWeb(options: { port?: number } = {}): Promise<TestWeb> {
   const nginx = await startNginx(undefined, options.port === undefined ? {} : { port: options.port });
   let fixtures: FixtureServer;
   try {
-    fixtures = await startFixtureServer(undefined, options.port === undefined ? {} : { port: options.port + 1 });
+    fixtures = await startFixtureServer(ALL_SITES, { dynamic: (host, path) => dynamicRoute(host, path) ?? scopeRoute(host, path), ...(options.port === undefined ? {} : { port: options.port + 1 }) });
   } catch (error) {
     await nginx.stop();
     throw error;

@@ -48,7 +48,7 @@ describe('crawler traps', () => {
     // Every normal page was fetched: the plain list's pages too (a list that ends is no trap).
     const fetched = new Set(requests.map((request) => `${request.host}${request.path}`));
     for (const [host, pages] of Object.entries(TRAPS_SITES)) for (const pagePath of Object.keys(pages)) expect(fetched, `${host}${pagePath}`).toContain(`${host}${pagePath}`);
-    for (let page = 2; page <= PLAIN_PAGES; page += 1) expect(fetched).toContain(`shop.test/products?page=${page}`);
+    for (let page = 2; page <= PLAIN_PAGES; page += 1) expect(fetched).toContain(`facets.test/products?page=${page}`);
 
     // One trap per host, by the detector that fits it.
     const traps = listTraps(db, crawlId);
@@ -56,7 +56,7 @@ describe('crawler traps', () => {
     expect(Object.fromEntries(traps.map((trap) => [trap.host, trap.detector]))).toEqual({
       'calendar.test': expect.stringMatching(/^(near-identical|counter-sequence)$/),
       'loop.test': 'repeated-segments',
-      'shop.test': 'param-explosion',
+      'facets.test': 'param-explosion',
     });
     for (const trap of traps) {
       expect(trap.state).toBe('suspected');

@@ -5,7 +5,7 @@
  *   for any year: endless; every month without events is near-identical.
  * - `loop.test`: docs whose intro page links to `intro/` relatively; the server answers any path
  *   below /docs/intro/ (soft routing), so links make /docs/intro/intro/intro/…
- * - `shop.test`: a product list with faceted navigation: every page links to each combination of
+ * - `facets.test`: a product list with faceted navigation: every page links to each combination of
  *   sort × view × page size (`?sort=&view=&size=&page=`), and to the next page, without end; plain
  *   `?page=N` pagination (one parameter) ends after five pages.
  * {@link isTrapUrl} is the ground truth tests count fetches and held URLs by.
@@ -74,7 +74,7 @@ export const TRAPS_SITES: Record<string, Record<string, Handler>> = {
     '/docs/': `<h1>Documentation</h1><a href="intro/">Introduction</a> <a href="faq.html">FAQ</a>`,
     '/docs/faq.html': `<h1>FAQ</h1><p>Frequently asked questions about installing the tool.</p>`,
   }),
-  'shop.test': normalPages('Corner shop', SHOP_NAV, '/articles/', NOTES_PER_HOST, {
+  'facets.test': normalPages('Corner shop', SHOP_NAV, '/articles/', NOTES_PER_HOST, {
     '/about.html': `<h1>About the shop</h1><p>A corner shop selling garden tools since 1987.</p>`,
     '/help.html': `<h1>Help</h1><p>Orders ship within two days.</p>`,
   }),
@@ -114,7 +114,7 @@ export const trapsRoute: DynamicRoutes = (host, path) => {
     if (path.endsWith('/')) return page('Introduction', chrome('Loop docs', LOOP_NAV, `<h1>Introduction</h1><p>Start with the setup guide.</p><a href="setup.html">Setup</a> <a href="intro/">Introduction</a>`));
     return undefined;
   }
-  if (host === 'shop.test' && path === '/products') return (req, res) => sendHtml(res, html('Products', productList(new URLSearchParams((req.url ?? '').split('?')[1] ?? ''))));
+  if (host === 'facets.test' && path === '/products') return (req, res) => sendHtml(res, html('Products', productList(new URLSearchParams((req.url ?? '').split('?')[1] ?? ''))));
   return undefined;
 };
 
@@ -125,6 +125,6 @@ export const trapsRoute: DynamicRoutes = (host, path) => {
 export function isTrapUrl(host: string, pathAndQuery: string): boolean {
   if (host === 'calendar.test') return pathAndQuery.startsWith('/calendar/');
   if (host === 'loop.test') return pathAndQuery.includes('/intro/intro/');
-  if (host === 'shop.test') return pathAndQuery.startsWith('/products?') && /[?&](sort|view|size)=/.test(pathAndQuery);
+  if (host === 'facets.test') return pathAndQuery.startsWith('/products?') && /[?&](sort|view|size)=/.test(pathAndQuery);
   return false;
 }
