@@ -13,7 +13,7 @@ export function trapHandlers(context: HandlerContext): Pick<IpcHandlers, 'fronti
       const message =
         state === 'released'
           ? `Released: ${change.released} URLs of ${change.host} are queued again${running ? '' : ' (resume the crawl to fetch them)'}; new matches are crawled.`
-          : `Excluded for good: its URLs on ${change.host} stay held and new matches are held too.`;
+          : `Excluded for good: its URLs on ${change.host} stay held${change.excludeRuleAdded ? '; its pattern is now an exclude rule of the crawl (Never URLs matching), so later runs refuse new matches' : ' and new matches are held too'}.`;
       return { trapId, state, released: change.released, message };
     },
   };

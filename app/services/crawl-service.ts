@@ -2,6 +2,7 @@ import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatte
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
+import { MAX_URL_PATTERNS } from '../../shared/url/url-patterns';
 import { CrawlRuns } from './crawl-runs';
 import { createCrawlIdentifier } from './url-services';
 
@@ -258,10 +259,14 @@ export class CrawlService {
    * Releases, excludes or suspects again a crawler trap of a crawl (issue 12): in the running crawl
    * through its frontier (released URLs are fetched at once), else in the database under the crawl
    * lease (a resumed run finds them pending).
-   * @returns the trap's pattern and host, and how many URLs went back to pending
+   * Excluding a trap also makes its pattern a permanent exclude rule of the crawl: it joins the
+   * stored settings' `excludeUrlPatterns`, so a later run refuses new matches by `exclude-pattern`
+   * (this run keeps holding them) and the crawl form shows the rule.
+   * @returns the trap's pattern and host, how many URLs went back to pending, and whether the
+   *   exclude rule was added (false when it was there already or the list is full)
    * @throws CodedError TRAP_NOT_FOUND; DB_BUSY when another process crawls this database; a storage code when the write is refused
    */
-  async setTrapState(crawlId: number, trapId: number, state: TrapState): Promise<TrapStateChange> {
+  async setTrapState(crawlId: number, trapId: number, state: TrapState): Promise<TrapStateChange & { excludeRuleAdded: boolean }> {
     const entry = this.running.get(crawlId);
     let change: TrapStateChange | null;
     if (entry) change = await entry.runner.setTrapState(trapId, state);
@@ -276,7 +281,19 @@ export class CrawlService {
       }
     }
     if (change === null) throw new CodedError('TRAP_NOT_FOUND', `Crawl ${crawlId} has no trap ${trapId}`);
-    return change;
+    return { ...change, excludeRuleAdded: state === 'excluded' && this.addExcludePattern(crawlId, change.pattern) };
+  }
+
+  /** Adds `pattern` to a crawl's stored exclude patterns. @returns false when it is there already or the list is full */
+  private addExcludePattern(crawlId: number, pattern: string): boolean {
+    const { settings } = this.repository.getCrawl(crawlId);
+    if (settings.excludeUrlPatterns.includes(pattern) || settings.excludeUrlPatterns.length >= MAX_URL_PATTERNS) return false;
+    try {
+      this.repository.updateSettings(crawlId, { ...settings, excludeUrlPatterns: [...settings.excludeUrlPatterns, pattern] });
+    } catch (error) {
+      throw storageError(error, this.db.name);
+    }
+    return true;
   }
 
   /** True while the crawl runs in this process. */

@@ -58,7 +58,7 @@ export async function trapsCommand(argv: string[], io: CommandIo): Promise<numbe
       const trap = findTrap(listTraps(db, crawlId), change.spec);
       const service = new CrawlService(writable);
       const result = await service.setTrapState(crawlId, trap.id, change.state);
-      io.stderr.write(`trap #${trap.id} on ${result.host} ${change.state}${change.state === 'released' ? `: ${result.released} URLs back to pending (crawlbench resume fetches them)` : ': its URLs stay held'}\n`);
+      io.stderr.write(`trap #${trap.id} on ${result.host} ${change.state}${change.state === 'released' ? `: ${result.released} URLs back to pending (crawlbench resume fetches them)` : `: its URLs stay held${result.excludeRuleAdded ? '; its pattern joins the crawl\'s --exclude rules' : ''}`}\n`);
     }
     const traps = listTraps(db, crawlId);
     if (values.json) for (const trap of traps) io.stdout.write(`${JSON.stringify(trap)}\n`);

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
-import { listHeldUrls, listTraps, openDatabase } from '../../engine';
+import { compileUrlPatterns, listHeldUrls, listTraps, openDatabase } from '../../engine';
+import { urlPatternRefusal } from '../../engine/links/url-patterns';
+import { readStoredCrawlSettings } from '../../shared/types/crawl-settings';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { startNginx, type NginxSite } from '../../testweb/nginx';
 import { DOCS_HOST } from '../../testweb';
@@ -99,6 +101,15 @@ describe('crawler traps', () => {
     const excluded = crawlbench(['traps', '--db', file, '--exclude', calendar.pattern]);
     expect(excluded.status).toBe(0);
     expect(excluded.stdout).toMatch(/calendar\.test excluded/);
+    // Excluded for good: the pattern is now one of the crawl's exclude rules, and the linear engine takes it.
+    expect(excluded.stderr).toMatch(/joins the crawl's --exclude rules/);
+    const reread = openDatabase(file, { readonly: true });
+    const stored = readStoredCrawlSettings(JSON.parse(reread.prepare(`SELECT settings_json FROM crawls ORDER BY id DESC LIMIT 1`).pluck().get() as string));
+    reread.close();
+    expect(stored.excludeUrlPatterns).toEqual([calendar.pattern]);
+    const patterns = compileUrlPatterns(stored);
+    expect(urlPatternRefusal(patterns, 'http://calendar.test/calendar/2040/3')).toBe('exclude-pattern');
+    expect(urlPatternRefusal(patterns, 'http://calendar.test/about.html')).toBeNull();
     const missing = crawlbench(['traps', '--db', file, '--release', 'no-such-pattern']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/TRAP_NOT_FOUND/);
