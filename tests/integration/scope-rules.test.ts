@@ -14,6 +14,7 @@ import { crawlCommand } from '../../cli/commands/crawl';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { LINK_RULE_CODES } from '../../engine/store/sqlite/link-codes';
+import { urlSourcesOf } from '../../shared/types/url-sources';
 import type { CrawlProgress, CrawlSettings } from '../../shared/types/crawl';
 import { parseUrlList } from '../../shared/url/url-list';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
@@ -71,6 +72,7 @@ http://shop.test/moved
 http://shop.test/missing.html
 `);
     expect(list.ok).toBe(true);
+    const firstRequest = fixtures.requests.length;
     const { db, crawlId, progress, requested } = await crawl(list.ok ? list.value : [], { crawlMode: 'list' });
     // Each listed URL once, each redirect target once (products/3 via old-product, the landing page on shop-new.test), nothing else.
     expect([...requested].sort()).toEqual(
@@ -85,6 +87,12 @@ http://shop.test/missing.html
     const states = db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state ORDER BY state`).all(crawlId);
     // 4 listed + 2 redirect targets done, missing.html failed with its 404; no link entered the frontier.
     expect(states).toEqual([{ state: 'done', n: 6 }, { state: 'error', n: 1 }]);
+    // Listed URLs record the source `list`, redirect targets `redirect`; list mode reads no sitemap.
+    const sources = db.prepare(`SELECT url, sources FROM urls WHERE crawl_id = ?`).all(crawlId) as { url: string; sources: number }[];
+    const sourcesOf = (url: string) => urlSourcesOf(sources.find((row) => row.url === url)!.sources);
+    expect(sourcesOf('http://shop.test/products/2.html')).toEqual(['list']);
+    expect(sourcesOf('http://shop.test/products/3.html')).toEqual(['redirect']);
+    expect(fixtures.requests.slice(firstRequest).filter((r) => r.path === '/sitemap.xml')).toEqual([]);
     db.close();
   });
 
