@@ -62,6 +62,11 @@ export interface LinkPipelineOptions {
   countRefusal(rule: string, count?: number): void;
 }
 
+/** A followed URL's frontier candidate: its identity's names, where it sits and how the crawl met it. */
+function candidateOf(identity: UrlIdentity, placement: Pick<FrontierCandidate, 'depth' | 'discoveredFrom' | 'source' | 'redirectHops'>): FrontierCandidate {
+  return { url: identity.url, normalized: identity.normalized, normalizedKey: identity.normalizedKey, host: identity.host, registrableDomain: identity.registrableDomain, ...placement };
+}
+
 export class LinkPipeline {
   private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
   private readonly allowedProtocols: Set<string>;
@@ -105,27 +110,13 @@ export class LinkPipeline {
         refuse(link, 'url-length');
         continue;
       }
-      const target = this.linkTarget(link.url);
-      const identity = target.identity;
-      if (identity === null) {
-        refuse(link, target.refusal ?? 'invalid-url');
+      const verdict = this.judge(link.url, { depth, pageNofollow: page.nofollow, rel: link.rel });
+      if (verdict.rule !== null) {
+        refuse(link, verdict.rule);
         continue;
       }
-      const rule = this.linkRules({ url: target.parts, raw: link.url, registrableDomain: identity.registrableDomain, depth, pageNofollow: page.nofollow, rel: link.rel });
-      if (rule !== null) {
-        refuse(link, rule);
-        continue;
-      }
-      candidates.push({
-        url: identity.url,
-        normalized: identity.normalized,
-        normalizedKey: identity.normalizedKey,
-        host: identity.host,
-        registrableDomain: identity.registrableDomain,
-        depth,
-        discoveredFrom: from.id,
-        source: 'link',
-      });
+      const { identity } = verdict;
+      candidates.push(candidateOf(identity, { depth, discoveredFrom: from.id, source: 'link' }));
       links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel });
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
@@ -183,17 +174,7 @@ export class LinkPipeline {
       this.options.countRefusal(refusedBy ?? 'invalid-url');
       return { raw, candidate: null, refusedBy: refusedBy ?? 'invalid-url' };
     }
-    const candidate: FrontierCandidate = {
-      url: identity.url,
-      normalized: identity.normalized,
-      normalizedKey: identity.normalizedKey,
-      host: identity.host,
-      registrableDomain: identity.registrableDomain,
-      depth: from.depth,
-      discoveredFrom: from.id,
-      redirectHops: from.redirectHops + 1,
-      source: 'redirect',
-    };
+    const candidate = candidateOf(identity, { depth: from.depth, discoveredFrom: from.id, redirectHops: from.redirectHops + 1, source: 'redirect' });
     return { raw, candidate, refusedBy: null };
   }
 
@@ -218,27 +199,12 @@ export class LinkPipeline {
         refuse('url-length');
         continue;
       }
-      const target = this.linkTarget(entry.loc);
-      const identity = target.identity;
-      if (identity === null) {
-        refuse(target.refusal ?? 'invalid-url');
+      const verdict = this.judge(entry.loc, { depth: SITEMAP_URL_DEPTH, pageNofollow: false });
+      if (verdict.rule !== null) {
+        refuse(verdict.rule);
         continue;
       }
-      const rule = this.linkRules({ url: target.parts, raw: entry.loc, registrableDomain: identity.registrableDomain, depth: SITEMAP_URL_DEPTH, pageNofollow: false });
-      if (rule !== null) {
-        refuse(rule);
-        continue;
-      }
-      candidates.push({
-        url: identity.url,
-        normalized: identity.normalized,
-        normalizedKey: identity.normalizedKey,
-        host: identity.host,
-        registrableDomain: identity.registrableDomain,
-        depth: SITEMAP_URL_DEPTH,
-        discoveredFrom: null,
-        source: 'sitemap',
-      });
+      candidates.push(candidateOf(verdict.identity, { depth: SITEMAP_URL_DEPTH, discoveredFrom: null, source: 'sitemap' }));
       locs.push(entry.loc);
       lastmods.push(entry.lastmod);
     }
@@ -267,6 +233,19 @@ export class LinkPipeline {
   /** Widens the scope rule with seed redirect targets stored by earlier runs (a resumed crawl). */
   addSeedRedirectTargets(targets: readonly { url: string; registrableDomain: string | null }[]): void {
     for (const target of targets) addRedirectSeed(this.scope, target.url, target.registrableDomain);
+  }
+
+  /**
+   * A URL met in a page or a sitemap, judged: its identity when the link rules follow it, else the
+   * rule refusing it (`protocol` / `invalid-url` when it has no identity). The caller checks the
+   * length first, before any parsing.
+   */
+  private judge(raw: string, context: Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel'>): { identity: UrlIdentity; rule: null } | { identity: null; rule: LinkRuleName } {
+    const target = this.linkTarget(raw);
+    const identity = target.identity;
+    if (identity === null) return { identity: null, rule: target.refusal ?? 'invalid-url' };
+    const rule = this.linkRules({ url: target.parts, raw, registrableDomain: identity.registrableDomain, ...context });
+    return rule === null ? { identity, rule: null } : { identity: null, rule };
   }
 
   /**
