@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutsideDecision } from '../schedule/robots-gate';
 import type { ParsedSitemap } from '../parse/sitemap-parser';
 import type { SitemapResult } from '../worker/protocol';
-import { SitemapDiscovery, type SettledSitemap } from './sitemap-discovery';
+import { MAX_SITEMAPS_PER_CRAWL, SitemapDiscovery, type SettledSitemap } from './sitemap-discovery';
 
 /** A discovery over fake robots.txt answers and a fake pool, recording what it dispatches and settles. */
 function harness(options: { robots?: Record<string, string[]>; decide?: (url: string) => OutsideDecision; stored?: string[]; seeds?: string[] } = {}) {
@@ -82,6 +82,17 @@ describe('SitemapDiscovery', () => {
     expect(dispatched.map((d) => d.url)).toEqual(['http://a.test/sitemap.xml', 'http://a.test/c1.xml', 'http://a.test/nested.xml']);
     expect(settled.at(-1)).toMatchObject({ url: 'http://a.test/nested.xml', foundVia: 'index', parentUrl: 'http://a.test/sitemap.xml', error: { code: 'SITEMAP_NESTED_INDEX' } });
     expect(discovery.busy()).toBe(false);
+  });
+
+  it('reads at most MAX_SITEMAPS_PER_CRAWL sitemaps: an index past the cap has the rest counted as refused on its row', () => {
+    const { discovery, settled, answer } = harness();
+    discovery.dispatch(1, 0);
+    const listed = MAX_SITEMAPS_PER_CRAWL + 10_000;
+    const index = { kind: 'sitemapindex' as const, entries: Array.from({ length: listed }, (_, i) => ({ loc: `http://a.test/s${i}.xml`, lastmod: null })) };
+    discovery.onResult(1, answer('http://a.test/sitemap.xml', index), 0);
+    // The probe itself is one of the crawl's sitemaps: the index's first MAX - 1 entries are queued.
+    expect(settled[0]).toMatchObject({ foundVia: 'probe', refusedEntries: listed - (MAX_SITEMAPS_PER_CRAWL - 1) });
+    expect(discovery.busy()).toBe(true);
   });
 
   it('waits for robots.txt, never requests a sitemap it disallows, and records an unavailable host', () => {

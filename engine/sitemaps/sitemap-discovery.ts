@@ -22,6 +22,15 @@ import type { SitemapResult } from '../worker/protocol';
 /** Seed origins asked about per {@link SitemapDiscovery.dispatch} call. */
 const ORIGINS_PER_DISPATCH = 64;
 
+/**
+ * Sitemap files one crawl reads at most (stored ones from earlier runs included): one full
+ * sitemap index's worth (sitemaps.org: 50,000 sitemaps per index). It bounds the discovery's own
+ * memory and work against a robots.txt of thousands of `Sitemap:` lines each naming an index of
+ * 50,000 more (a sitemap bomb); past it, an index's entries are counted as refused on its row and
+ * robots.txt lines are skipped.
+ */
+export const MAX_SITEMAPS_PER_CRAWL = 50_000;
+
 /** How a sitemap was found: a robots.txt `Sitemap:` line, the `/sitemap.xml` probe, or a sitemap index. */
 export type SitemapFoundVia = 'robots' | 'probe' | 'index';
 
@@ -38,7 +47,7 @@ export interface SettledSitemap {
    * SITEMAP_ROBOTS_UNAVAILABLE, SITEMAP_NESTED_INDEX or SITEMAP_TOO_MANY_URLS.
    */
   error: ErrorInfo | null;
-  /** An index's entries that are not absolute http(s) URLs (or too long): not fetched, counted here. */
+  /** An index's entries that are not absolute http(s) URLs, too long, or past MAX_SITEMAPS_PER_CRAWL: not fetched, counted here. */
   refusedEntries: number;
   /** When it settled, epoch ms. */
   settledAtMs: number;
@@ -231,7 +240,8 @@ export class SitemapDiscovery {
 
   /**
    * Queues a sitemap URL once per crawl (one met again is not queued, and not refused).
-   * @returns false when `raw` is not an absolute http(s) URL (an index's entry, a robots.txt line): refused
+   * @returns false when `raw` is not an absolute http(s) URL (an index's entry, a robots.txt line),
+   *   or the crawl has met MAX_SITEMAPS_PER_CRAWL sitemaps: refused
    */
   private enqueue(raw: string, foundVia: SitemapFoundVia, parentUrl: string | null, knownHost?: string): boolean {
     let url: URL;
@@ -244,6 +254,7 @@ export class SitemapDiscovery {
     url.hash = '';
     const href = url.href;
     if (this.seen.has(href)) return true;
+    if (this.seen.size >= MAX_SITEMAPS_PER_CRAWL) return false;
     this.seen.add(href);
     const host = knownHost ?? url.hostname;
     let queue = this.queues.get(host);
