@@ -165,7 +165,7 @@ export class CrawlRunner {
     const { writer } = this.stores;
     try {
       // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
-      const [duplicates, seedRedirectTargets, knownTraps, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps(), writer.storedSitemaps?.() ?? []]);
+      const [duplicates, seedRedirectTargets, knownTraps, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps(), writer.storedSitemaps()]);
       this.meter.countDuplicate(duplicates);
       this.traps?.addKnown(knownTraps);
       this.links.addSeedRedirectTargets(seedRedirectTargets);

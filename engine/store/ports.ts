@@ -447,8 +447,8 @@ export interface CrawlWriter {
   seedRedirectTargets(): Promise<{ url: string; registrableDomain: string | null }[]>;
   /** The crawl's stored traps (host, pattern, state), for a resumed run's trap guard. */
   knownTraps(): Promise<{ host: string; pattern: string; state: TrapState }[]>;
-  /** URLs of the sitemaps stored so far (a resumed crawl does not fetch them again). Absent: none are. */
-  storedSitemaps?(): Promise<string[]>;
+  /** URLs of the sitemaps stored so far (a resumed crawl does not fetch them again). */
+  storedSitemaps(): Promise<string[]>;
 }
 
 /** The ports of one crawl, as the crawl runner takes them. */
