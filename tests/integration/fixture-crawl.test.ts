@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureOverrides } from './harness';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { CrawlService } from '../../app/services/crawl-service';
@@ -16,7 +17,7 @@ afterAll(async () => {
 function crawlSite(settings: Record<string, unknown> = {}) {
   const db = openDatabase(':memory:');
   const service = new CrawlService(db);
-  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+  const overrides = fixtureOverrides(fixtures);
   const started = service.start(['http://site.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
   return { db, started };
 }

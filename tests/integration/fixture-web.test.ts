@@ -1,5 +1,6 @@
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlFixtures, fixtureOverrides } from './harness';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { openDatabase } from '../../engine/store/sqlite/connection';
@@ -26,18 +27,13 @@ interface Crawled {
 }
 
 async function crawl(host: string, settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
-  const db = openDatabase(':memory:');
-  const service = new CrawlService(db);
-  const before = fixtures.requests.length;
-  const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
-  const { crawlId, done } = service.start([`http://${host}/`], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
-  const summary = await done;
+  const { db, crawlId, summary, requests } = await crawlFixtures(fixtures, [`http://${host}/`], settings);
   const origin = `http://${host}`;
   return {
     db,
     crawlId,
     summary,
-    requested: fixtures.requests.slice(before).filter((r) => r.host === host).map((r) => r.path),
+    requested: requests.filter((r) => r.host === host).map((r) => r.path),
     url: (path) => db.prepare(`SELECT state, error_code AS code FROM urls WHERE crawl_id = ? AND url = ?`).get(crawlId, origin + path) as { state: string; code: string | null } | undefined,
     page: (path) =>
       db.prepare(`SELECT p.* FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.crawl_id = ? AND u.url = ?`).get(crawlId, origin + path) as Record<string, unknown> | undefined,
@@ -197,7 +193,7 @@ describe('fixture web: what a user sees for each edge case', () => {
     const db = openDatabase(':memory:');
     const service = new CrawlService(db);
     const before = fixtures.requests.length;
-    const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
+    const overrides = fixtureOverrides(fixtures);
     const { done } = service.start(['http://links.test/', 'http://slowpages.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, maxPages: 60, threads: 4, trapGuard: false });
     await done;
     const seen = fixtures.requests.slice(before).filter((r) => r.path !== '/robots.txt');

@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { CrawlService } from '../../app/services/crawl-service';
+import { openDatabase } from '../../engine/store/sqlite/connection';
+import type { WritableDB } from '../../engine/store/sqlite/database';
+import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride } from '../../shared/types/crawl';
 import { startTestWeb, type TestWeb } from '../../testweb';
+import type { FixtureRequest, FixtureServer } from '../../testweb/fixture-server';
 import { REPO_ROOT } from '../../e2e/helpers/serve';
 
 /** The CLI entry point tests run as a real process. */
@@ -37,4 +42,34 @@ export function useTestWeb(prefix: string): { readonly web: TestWeb; readonly di
     if (state.dir) fs.rmSync(state.dir, { recursive: true, force: true });
   });
   return state;
+}
+
+/** Resolver overrides mapping every host of a fixture server to it (use with closed mode). */
+export function fixtureOverrides(fixtures: FixtureServer): HostOverride[] {
+  return fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+}
+
+/** A finished in-memory crawl of fixture hosts, and what the fixture server saw of it. */
+export interface FixtureCrawl {
+  db: WritableDB;
+  crawlId: number;
+  summary: CrawlSummary;
+  /** The last progress report (its refusal counts by rule). */
+  progress: CrawlProgress | null;
+  /** Requests the fixture server saw during this crawl, in order (robots.txt included). */
+  requests: FixtureRequest[];
+}
+
+/**
+ * Crawls `seeds` to the end through the app's CrawlService into an in-memory database, every host
+ * of `fixtures` mapped to it in closed mode, politeness factor 0; `settings` override those.
+ */
+export async function crawlFixtures(fixtures: FixtureServer, seeds: readonly string[], settings: Partial<CrawlSettings> = {}): Promise<FixtureCrawl> {
+  const db = openDatabase(':memory:');
+  const before = fixtures.requests.length;
+  let progress: CrawlProgress | null = null;
+  const service = new CrawlService(db, {}, { onProgress: (p) => (progress = p) });
+  const { crawlId, done } = service.start([...seeds], { hostOverrides: fixtureOverrides(fixtures), closedResolver: true, delayFactor: 0, ...settings });
+  const summary = await done;
+  return { db, crawlId, summary, progress, requests: fixtures.requests.slice(before) };
 }

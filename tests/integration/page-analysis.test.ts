@@ -4,9 +4,8 @@
  * link (anchor text, element, rel), per redirect hop, and for a URL robots.txt refuses (blocked).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../app/services/crawl-service';
+import { crawlFixtures } from './harness';
 import { ANCHOR_TEXT_MAX_CHARS, H1_MAX_CHARS, META_DESCRIPTION_MAX_CHARS, REL_MAX_CHARS } from '../../engine/parse/parse-html';
-import { openDatabase } from '../../engine/store/sqlite/connection';
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
@@ -22,12 +21,8 @@ afterAll(async () => {
 });
 
 async function crawl(host: string, settings: Partial<CrawlSettings> = {}): Promise<{ db: WritableDB; crawlId: number; summary: CrawlSummary; requested: string[] }> {
-  const db = openDatabase(':memory:');
-  const before = fixtures.requests.length;
-  const overrides = fixtures.hosts.map((h) => ({ host: h, address: '127.0.0.1', port: fixtures.port }));
-  const { crawlId, done } = new CrawlService(db).start([`http://${host}/`], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
-  const summary = await done;
-  return { db, crawlId, summary, requested: fixtures.requests.slice(before).filter((r) => r.host === host).map((r) => r.path) };
+  const { db, crawlId, summary, requests } = await crawlFixtures(fixtures, [`http://${host}/`], settings);
+  return { db, crawlId, summary, requested: requests.filter((r) => r.host === host).map((r) => r.path) };
 }
 
 describe('page analysis: what a crawl records for the results workbench (issue 11)', () => {

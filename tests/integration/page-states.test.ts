@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureOverrides } from './harness';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { listCheckpoints } from '../../engine/store/sqlite/checkpoints';
 import { openDatabase } from '../../engine/store/sqlite/connection';
@@ -21,7 +22,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const overrides = () => fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+const overrides = () => fixtureOverrides(fixtures);
 const requestsTo = (host: string, path: string, since: number) => fixtures.requests.slice(since).filter((r) => r.host === host && r.path === path).length;
 
 describe('page states (seed 004)', () => {

@@ -1,13 +1,12 @@
 import type { WritableDB } from '../../engine/store/sqlite/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlFixtures } from './harness';
 import type { CrawlSettings, CrawlSummary } from '../../shared/types/crawl';
 import { startFixtureServer, type FixtureRequest, type FixtureServer } from '../../testweb/fixture-server';
 import { REDIRECT_SITES } from '../../testweb/redirect-sites';
-import { openDatabase } from '../../engine/store/sqlite/connection';
 import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
 import { FrontierQueries } from '../../engine/store/sqlite/queries/frontier-queries';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
-import { CrawlService } from '../../app/services/crawl-service';
 import { LINK_KIND_CODES, LINK_RULE_CODES, linkRuleSql } from '../../engine/store/sqlite/link-codes';
 
 /**
@@ -34,14 +33,8 @@ interface Crawled {
 }
 
 async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
-  const db = openDatabase(':memory:');
-  const service = new CrawlService(db);
-  const before = fixtures.requests.length;
-  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
   // Sitemaps off: these tests compare whole request lists, and the /sitemap.xml probe is not a redirect's business.
-  const { crawlId, done } = service.start(seeds, { hostOverrides: overrides, closedResolver: true, delayFactor: 0, sitemaps: 'off', ...settings });
-  const summary = await done;
-  const requests = fixtures.requests.slice(before);
+  const { db, crawlId, summary, requests } = await crawlFixtures(fixtures, seeds, { sitemaps: 'off', ...settings });
   return {
     db,
     crawlId,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureOverrides } from './harness';
 import { CrawlService } from '../../app/services/crawl-service';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
@@ -11,7 +12,7 @@ afterAll(async () => {
   await fixtures?.stop();
 });
 
-const overrides = () => fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+const overrides = () => fixtureOverrides(fixtures);
 /** Hosts asked for /robots.txt since request `since`, with how often. */
 const robotsRequests = (since: number): Map<string, number> => {
   const counts = new Map<string, number>();

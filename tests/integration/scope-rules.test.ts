@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlFixtures, fixtureOverrides } from './harness';
 import { CrawlService } from '../../app/services/crawl-service';
 import { crawlCommand } from '../../cli/commands/crawl';
 import { openDatabase } from '../../engine/store/sqlite/connection';
@@ -28,7 +29,6 @@ afterAll(async () => {
   await fixtures?.stop();
 });
 
-const overrides = () => fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
 
 interface Crawled {
   db: WritableDB;
@@ -39,14 +39,8 @@ interface Crawled {
 }
 
 async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
-  const db = openDatabase(':memory:');
-  const before = fixtures.requests.length;
-  let progress: CrawlProgress | null = null;
-  const service = new CrawlService(db, {}, { onProgress: (p) => (progress = p) });
-  const { crawlId, done } = service.start(seeds, { hostOverrides: overrides(), closedResolver: true, delayFactor: 0, ...settings });
-  await done;
-  const requested = fixtures.requests
-    .slice(before)
+  const { db, crawlId, progress, requests } = await crawlFixtures(fixtures, seeds, settings);
+  const requested = requests
     .filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml')
     .map((r) => `${r.host}${r.path}`);
   return { db, crawlId, progress: progress!, requested };
@@ -114,7 +108,7 @@ http://shop.test/missing.html
         stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
         return { io: { stdin: new PassThrough(), stdout, stderr }, stderr: () => err };
       };
-      const resolve = overrides().flatMap((o) => ['--resolve', `${o.host}=${o.address}:${o.port}`]);
+      const resolve = fixtureOverrides(fixtures).flatMap((o) => ['--resolve', `${o.host}=${o.address}:${o.port}`]);
       const listFile = path.join(dir, 'urls.txt');
       fs.writeFileSync(listFile, '# two pages\nhttp://shop.test/about.html\nhttp://shop.test/blog/launch.html\n');
       const before = fixtures.requests.length;

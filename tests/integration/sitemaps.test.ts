@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { exportCommand } from '../../cli/commands/export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlFixtures, fixtureOverrides } from './harness';
 import { CrawlService } from '../../app/services/crawl-service';
 import { ExportService } from '../../app/services/export-service';
 import { ExportQueries } from '../../engine/store/sqlite/queries/export-queries';
@@ -64,13 +65,7 @@ async function sitemapReport(c: Crawled): Promise<{ url: string; finding: string
 }
 
 async function crawl(seeds: string[], settings: Partial<CrawlSettings> = {}): Promise<Crawled> {
-  const db = openDatabase(':memory:');
-  const service = new CrawlService(db);
-  const before = fixtures.requests.length;
-  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
-  const { crawlId, done } = service.start(seeds, { hostOverrides: overrides, closedResolver: true, delayFactor: 0, ...settings });
-  const summary = await done;
-  const requests = fixtures.requests.slice(before);
+  const { db, crawlId, summary, requests } = await crawlFixtures(fixtures, seeds, settings);
   return {
     db,
     crawlId,
@@ -183,7 +178,7 @@ describe('sitemaps', () => {
   it('a resumed crawl does not fetch the sitemaps (nor the robots.txt) it stored before', async () => {
     const db = openDatabase(':memory:');
     const service = new CrawlService(db);
-    const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+    const overrides = fixtureOverrides(fixtures);
     const since = fixtures.requests.length;
     const { crawlId, done } = service.start(['http://sitemaps.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, maxPages: 4 });
     expect((await done).status).toBe('stopped');
@@ -200,7 +195,7 @@ describe('sitemaps', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-sitemaps-'));
     const file = path.join(dir, 'site.db');
     const db = openDatabase(file);
-    const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+    const overrides = fixtureOverrides(fixtures);
     await new CrawlService(db).start(['http://sitemaps.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0 }).done;
     db.close();
     const stdout = new PassThrough();

@@ -11,7 +11,7 @@ import { CrawlService } from '../../app/services/crawl-service';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
 import { VERSIONS_SITES } from '../../testweb/scope-sites/versions';
-import { crawlbench } from './harness';
+import { crawlbench, fixtureOverrides } from './harness';
 
 let fixtures: FixtureServer;
 let dir: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   file = path.join(dir, 'docs.db');
   const db = openDatabase(file);
   const service = new CrawlService(db);
-  const overrides = fixtures.hosts.map((host) => ({ host, address: '127.0.0.1', port: fixtures.port }));
+  const overrides = fixtureOverrides(fixtures);
   const started = service.start(['http://pydocs.test/'], { hostOverrides: overrides, closedResolver: true, delayFactor: 0, minDelayMs: 0 });
   const summary = await started.done;
   expect(summary).toMatchObject({ status: 'finished', errors: 0 });
