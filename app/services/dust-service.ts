@@ -5,8 +5,7 @@
  */
 import { CrawlReader, CrawlRuleStore, DuplicateQueries, DustQueries, otherLiveHolder, busyMessage, type RekeyOutcome, type WritableDB } from '../../engine';
 import { CodedError } from '../../shared/types/result';
-import { createNormalizer } from '../../shared/url/normalize';
-import { withDustRules } from '../../shared/url/dust/identity';
+import { createCrawlNormalizer } from '../../shared/url/dust/identity';
 import { mineDustRules } from '../../shared/url/dust/mine';
 import type { DustReport, ListedProposal, RuleSource, RuleUndoOutcome } from '../../shared/types/dust-rules';
 import { applyDustRule, dustRuleKey, type DustRule } from '../../shared/url/dust/rule';
@@ -160,6 +159,6 @@ export class DustService {
 
   /** The crawl's URL identity (normalized string and key) with `rules` in front of its profile. */
   private identity(crawlId: number, rules: readonly DustRule[]) {
-    return withDustRules(createNormalizer(crawlProfile(this.reader.getCrawl(crawlId).settings)), rules);
+    return createCrawlNormalizer(crawlProfile(this.reader.getCrawl(crawlId).settings), rules);
   }
 }

@@ -18,8 +18,7 @@ import {
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
-import { createNormalizer } from '../../shared/url/normalize';
-import { withDustRules } from '../../shared/url/dust/identity';
+import { createCrawlNormalizer } from '../../shared/url/dust/identity';
 import type { CrawlService } from './crawl-service';
 import { groupCanonical } from '../../shared/url/group-canonical';
 import { groupCanonicalContext } from './canonical-context';
@@ -143,7 +142,7 @@ function canonicalOf(
 
 /** The crawl's URL id of `url` (by its normalized key under the crawl's profile and accepted DUST rules), or null. */
 function urlIdOf(crawls: CrawlReader, crawlId: number, url: string, settings: CrawlSettings): number | null {
-  const normalized = withDustRules(createNormalizer(crawlProfile(settings)), readActiveRules(crawls.db, crawlId))(url);
+  const normalized = createCrawlNormalizer(crawlProfile(settings), readActiveRules(crawls.db, crawlId))(url);
   return normalized.ok ? (crawls.findUrlId(crawlId, normalized.value.key) ?? null) : null;
 }
 

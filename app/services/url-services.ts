@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   createDomainResolver,
-  createNormalizer,
   DEFAULT_GENERIC_TLDS,
   parsePublicSuffixList,
   PROFILES,
@@ -11,7 +10,7 @@ import {
   type TldConfig,
 } from '../../shared/url';
 import { createUrlIdentifier, type UrlIdentity } from '../../engine';
-import { withDustRules } from '../../shared/url/dust/identity';
+import { createCrawlNormalizer } from '../../shared/url/dust/identity';
 import type { DustRule } from '../../shared/url/dust/rule';
 import type { Result } from '../../shared/types/result';
 import { resourcesDir } from './resources';
@@ -39,7 +38,7 @@ export function createCrawlIdentifier(
   tld: TldConfig = defaultTldConfig(),
   rules: readonly DustRule[] = [],
 ): (raw: string) => Result<UrlIdentity> {
-  const normalize = withDustRules(createNormalizer(profile), rules);
+  const normalize = createCrawlNormalizer(profile, rules);
   const domainOf = createDomainResolver(tld, tld.mode === 'psl' ? publicSuffixListSnapshot() : undefined);
   return createUrlIdentifier(normalize, (host) => domainOf(host).registrableDomain);
 }

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createNormalizer } from '../../../shared/url/normalize';
 import { PROFILES } from '../../../shared/url/profiles';
-import { withDustRules } from '../../../shared/url/dust/identity';
+import { createCrawlNormalizer } from '../../../shared/url/dust/identity';
 import type { DustRule } from '../../../shared/url/dust/rule';
 import { openDatabase } from './connection';
 import { CrawlRuleStore } from './crawl-rules';
 import { insertCrawl, insertLink } from './queries/test-rows';
 
 const STORY: DustRule = { kind: 'substitution', host: 'a.test', from: ['/story?id=', ''], to: ['/story_', '.html'], endAnchored: true };
-const identity = withDustRules(createNormalizer(PROFILES.standard), [STORY]);
+const identity = createCrawlNormalizer(PROFILES.standard, [STORY]);
 const at = (path: string) => `http://a.test${path}`;
 
 function crawl() {
