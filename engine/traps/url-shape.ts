@@ -5,10 +5,11 @@
  * nested quantifiers), so RE2 runs them in linear time and JavaScript's RegExp without
  * backtracking blow-up; they match a whole URL (`scheme://host[:port]/path?query`).
  */
+import { linkParts } from '../links/link-rules';
 
 /** A URL split for the detectors. */
 export interface UrlShape {
-  /** `http://host:port` as written (lower-case host). */
+  /** `scheme://host[:port]` as written, without user info. */
   origin: string;
   host: string;
   /** Path segments without the empty first one; a trailing slash leaves a last empty segment. */
@@ -20,28 +21,15 @@ export interface UrlShape {
 }
 
 /**
- * Splits an absolute http(s) URL (as the frontier stores it: no fragment) without `new URL` (the
- * hot path). @returns null when it has no `//host/` part
+ * Splits an absolute http(s) URL (as the frontier stores it: WHATWG-serialized, no fragment)
+ * without `new URL` (the hot path), through the link rules' splitter (engine/links/link-rules.ts
+ * linkParts). @returns null when it has no `//host` part
  * @example urlShape('http://a.test/x/y/?q=1') // { origin: 'http://a.test', host: 'a.test', segments: ['x', 'y', ''], query: 'q=1', path: '/x/y/' }
  */
 export function urlShape(url: string): UrlShape | null {
-  const start = url.indexOf('//');
-  if (start < 0) return null;
-  let pathStart = url.indexOf('/', start + 2);
-  const queryAt = url.indexOf('?', start + 2);
-  if (pathStart < 0 || (queryAt >= 0 && queryAt < pathStart)) pathStart = queryAt < 0 ? url.length : queryAt;
-  const origin = url.slice(0, pathStart);
-  const authority = origin.slice(start + 2);
-  const at = authority.lastIndexOf('@');
-  const hostPort = at >= 0 ? authority.slice(at + 1) : authority;
-  const host = (hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.replace(/:\d*$/, '')).toLowerCase();
-  const hashAt = url.indexOf('#', pathStart);
-  const end = hashAt < 0 ? url.length : hashAt;
-  const q = url.indexOf('?', pathStart);
-  const pathEnd = q >= 0 && q < end ? q : end;
-  const path = url.slice(pathStart, pathEnd) || '/';
-  const query = q >= 0 && q < end ? url.slice(q + 1, end) : '';
-  return { origin, host, segments: path.slice(1).split('/'), query, path };
+  const parts = linkParts(url);
+  if (parts.hostname === '') return null;
+  return { origin: parts.origin, host: parts.hostname.toLowerCase(), segments: parts.pathname.slice(1).split('/'), query: parts.search.slice(1), path: parts.pathname };
 }
 
 /** A run of digits inside a segment or a query value. */
