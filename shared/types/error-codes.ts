@@ -67,6 +67,11 @@ export const CRAWL_ERROR_CODES = {
   DB_NOT_FOUND: { class: 'stop-crawl', advice: 'No database at that path: check it (crawlbench crawl creates one).' },
   NOT_A_CRAWL_DB: { class: 'stop-crawl', advice: 'The file is not a Crawlbench database: give a new file name, or one made by crawlbench crawl.' },
   SCHEMA_TOO_NEW: { class: 'stop-crawl', advice: 'The database comes from a newer Crawlbench: open it with that version.' },
+  // A PostgreSQL store (engine/store/postgres, issue 13)
+  INVALID_STORE_URL: { class: 'stop-crawl', advice: 'The --store value is neither a postgres://USER@HOST:PORT/DB URL nor a SQLite file path: fix it.' },
+  STORE_UNREACHABLE: { class: 'stop-crawl', advice: 'The PostgreSQL server cannot be reached or refused the login (see the message): check the --store URL, that the server runs, and its pg_hba.conf; committed work is kept, run the command again.' },
+  STORE_UNSUPPORTED: { class: 'stop-crawl', advice: 'This command does not work on a PostgreSQL crawl yet (see the message): copy the crawl to a SQLite file with crawlbench checkpoints --store URL --to FILE, and run it there.' },
+  NO_RUNNING_CRAWL: { class: 'stop-crawl', advice: 'The store has no running crawl to join: start one with crawlbench crawl SEED --store URL, or name one with --crawl ID.' },
   // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
   INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] (or *.suffix=address[:port]) with an IP address: fix it, and the crawl starts.' },
   INVALID_SEED: { class: 'stop-crawl', advice: 'A seed is not an absolute http(s) URL: fix it, and the crawl starts.' },
