@@ -9,12 +9,17 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
   crawl: {
     run: async (argv, io) => (await import('./commands/crawl')).crawlCommand(argv, io),
     usage: async () => (await import('./commands/crawl')).CRAWL_USAGE,
-    summary: 'crawl from seed URLs into a SQLite database',
+    summary: 'crawl from seed URLs into a SQLite database, or a PostgreSQL store several processes share',
   },
   resume: {
     run: async (argv, io) => (await import('./commands/resume')).resumeCommand(argv, io),
     usage: async () => (await import('./commands/resume')).RESUME_USAGE,
     summary: 'continue an interrupted crawl, or roll back to a checkpoint and continue',
+  },
+  join: {
+    run: async (argv, io) => (await import('./commands/join')).joinCommand(argv, io),
+    usage: async () => (await import('./commands/join')).JOIN_USAGE,
+    summary: 'add this process to a crawl kept in PostgreSQL (crawl --store postgres://…)',
   },
   checkpoints: {
     run: async (argv, io) => (await import('./commands/checkpoints')).checkpointsCommand(argv, io),

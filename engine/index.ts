@@ -61,6 +61,8 @@ export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions
 
 /** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */
 export type { CrawlStores, RefetchOutcome } from './store/ports';
+/** A PostgreSQL store several crawler processes share (issue 13): the pool and its plain-words errors. */
+export { isPostgresUrl, openPostgresStore, postgresError, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
 export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */

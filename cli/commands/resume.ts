@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
+import { isPostgresUrl, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 import { housekeepingLine, resolverFlags } from './crawl';
+import { runSharedCrawl } from './shared-run';
 
-export const RESUME_USAGE =
-  'Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--json]';
+export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--json]
+       crawlbench resume --store postgres://USER@HOST:PORT/DB [--crawl ID] [--max-pages N] [--resolve host=ip:port]... [--closed] [--json]
+
+  --store URL|FILE   a crawl kept in PostgreSQL (others may then join it); a file path is the same as --db FILE`;
 
 /**
  * `crawlbench resume`: continues the newest unfinished crawl of `--db` (or `--crawl ID`) from its
@@ -26,6 +29,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
       options: {
         ...resolverFlags,
         db: { type: 'string' },
+        store: { type: 'string' },
         crawl: { type: 'string' },
         checkpoint: { type: 'string' },
         'max-pages': { type: 'string' },
@@ -37,7 +41,10 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'resume'));
   }
-  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench resume --help)`);
+  if (values.store !== undefined && values.db !== undefined) return failLine(io, 'INVALID_FLAG: give --db FILE or --store URL|FILE, not both');
+  if (values.store !== undefined && isPostgresUrl(values.store)) return resumeShared(values.store, values, io);
+  values.db ??= values.store;
+  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench resume --help)`);
   let db;
   let crawlId: number;
   let hostOverrides;
@@ -98,4 +105,22 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     signals.dispose();
     db.close();
   }
+}
+
+/** `resume --store postgres://…`: takes up a stopped or interrupted shared crawl in this process (others may join it). */
+async function resumeShared(storeUrl: string, values: { crawl?: string; checkpoint?: string; 'max-pages'?: string; 'retry-errors'?: boolean; 'refresh-older-than'?: string; resolve?: string[]; closed?: boolean; json?: boolean }, io: CommandIo): Promise<number> {
+  if (values.checkpoint !== undefined || values['retry-errors'] || values['refresh-older-than'] !== undefined) {
+    return failWith(io, new CodedError('STORE_UNSUPPORTED', '--checkpoint, --retry-errors and --refresh-older-than work on a SQLite file: copy the crawl with crawlbench checkpoints --store URL --crawl ID --to FILE, then resume --db FILE'));
+  }
+  let crawlId: number | undefined;
+  let maxPages: number | undefined;
+  let hostOverrides;
+  try {
+    crawlId = intFlag('crawl', values.crawl, 1);
+    maxPages = settingFlag('max-pages', 'maxPages', values['max-pages']);
+    hostOverrides = (values.resolve ?? []).map(parseHostOverride);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  return runSharedCrawl(io, storeUrl, { hostOverrides, closedResolver: values.closed ?? false, json: values.json ?? false }, (service) => service.resume(crawlId ?? null, maxPages === undefined ? {} : { maxPages }));
 }

@@ -45,7 +45,9 @@ CREATE TABLE processes (
   end_reason text CHECK (end_reason IN ('finished', 'stopped', 'lease-expired', 'failed')),
   pages_done bigint NOT NULL DEFAULT 0,
   pages_per_s double precision NOT NULL DEFAULT 0,
-  in_flight integer NOT NULL DEFAULT 0
+  in_flight integer NOT NULL DEFAULT 0,
+  -- In-flight URLs the lease sweep gave back to pending when this process was found dead.
+  returned_urls integer NOT NULL DEFAULT 0
 );
 CREATE INDEX processes_by_crawl ON processes (crawl_id, ended_at_ms);
 
