@@ -40,13 +40,13 @@ const TARGETS = {
 };
 
 /** Bundles a script to plain JavaScript under out/bench/ (inside the repository, so its packages resolve). */
-async function bundle(entry: string, name: string): Promise<string> {
+export async function bundle(entry: string, name: string): Promise<string> {
   const outfile = path.join(root, 'out', 'bench', `${name}.mjs`);
   await build({ entryPoints: [path.join(root, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
   return outfile;
 }
 
-interface RunningServer {
+export interface RunningServer {
   port: number;
   expected: SyntheticExpectedCounts;
   stats(): Promise<SyntheticServerStats>;
@@ -55,7 +55,7 @@ interface RunningServer {
 }
 
 /** Forks the synthetic server (bundled) and waits for its port line. */
-async function startServer(script: string, shape: SyntheticShape): Promise<RunningServer> {
+export async function startServer(script: string, shape: SyntheticShape): Promise<RunningServer> {
   const child = fork(script, ['--hosts', String(shape.hosts), '--pages', String(shape.pagesPerHost)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: [] });
   const first = await new Promise<{ port: number; expected: SyntheticExpectedCounts }>((resolve, reject) => {
     let text = '';
@@ -111,11 +111,11 @@ function verdict(ok: boolean): string {
 }
 
 /** The `--resolve` flag mapping every synthetic host to the server: one wildcard (closed mode refuses the rest). */
-function resolveFlags(port: number): string[] {
+export function resolveFlags(port: number): string[] {
   return ['--resolve', `*.${SYNTHETIC_DOMAIN}=127.0.0.1:${port}`];
 }
 
-function crawlArgs(db: string, shape: SyntheticShape, port: number, concurrency: number): string[] {
+export function crawlArgs(db: string, shape: SyntheticShape, port: number, concurrency: number): string[] {
   return [
     cliScript,
     'crawl',

@@ -60,7 +60,8 @@ export class SharedCrawlService {
   /**
    * Adds this process to crawl `crawlId`, or to the newest running crawl of the store. The crawl's
    * stored settings apply (its host overrides and closed mode included); this process's resolver
-   * options are added, and `local` (e.g. threads) applies to this process only.
+   * options are added, and `local` (e.g. threads) applies to this process only. Sitemap discovery
+   * stays with the process that started (or resumed) the crawl, so no sitemap is fetched twice.
    * @throws CodedError NO_RUNNING_CRAWL (nothing to join), CRAWL_NOT_FOUND, STORE_UNREACHABLE …
    */
   async join(crawlId: number | null, local: Partial<Pick<CrawlSettings, 'threads'>> = {}): Promise<SharedRun> {
@@ -68,7 +69,7 @@ export class SharedCrawlService {
     if (id === null) throw new CodedError('NO_RUNNING_CRAWL', `No running crawl in ${this.store.url} to join`);
     const crawl = await this.repository.getCrawl(id);
     if (crawl.status !== 'running') throw new CodedError('NO_RUNNING_CRAWL', `Crawl ${id} in ${this.store.url} is ${crawl.status}, not running: resume it instead (crawlbench resume --store URL --crawl ${id})`);
-    return this.run(id, crawl.seeds, effectiveSettings({ ...crawl.settings, ...local }, this.options), 'join');
+    return this.run(id, crawl.seeds, effectiveSettings({ ...crawl.settings, ...local, sitemaps: 'off' }, this.options), 'join');
   }
 
   /**
