@@ -258,6 +258,8 @@ export async function insertRowsIntoPostgres(client: pg.Pool | pg.PoolClient, ta
  * transaction; `in_flight` URLs go in as pending when `inFlightAsPending` (what a copy makes of them).
  */
 export function insertRowsIntoSqlite(db: WritableDB, tables: readonly TableRows[], options: { inFlightAsPending?: boolean } = {}): void {
+  // discovered_from may point forward: references are checked after the rows are in.
+  db.pragma('foreign_keys = OFF');
   db.transaction(() => {
     for (const { table, rows } of tables) {
       if (rows.length === 0) continue;
@@ -270,6 +272,8 @@ export function insertRowsIntoSqlite(db: WritableDB, tables: readonly TableRows[
       }
     }
   })();
+  db.pragma('foreign_keys = ON');
+  if (db.prepare(`SELECT COUNT(*) FROM pragma_foreign_key_check`).pluck().get() !== 0) throw new Error('the rows break a reference');
 }
 
 /**
