@@ -17,7 +17,7 @@ if (unavailable) console.log(`crawlbench --store postgres:// tests skipped: ${un
 
 const KINDS = ['pages', 'frontier', 'url-groups', 'content-groups', 'errors', 'versions', 'traps', 'sitemap-report'];
 
-describe.skipIf(unavailable)('crawlbench export, checkpoints, dust and serve with --store postgres://', () => {
+describe.skipIf(unavailable)('crawlbench export, checkpoints, dust, traps and serve with --store postgres://', () => {
   let cluster: PostgresCluster;
   let store: PostgresStore;
   let dir: string;
@@ -80,6 +80,15 @@ describe.skipIf(unavailable)('crawlbench export, checkpoints, dust and serve wit
     const fromCopy = await cli(['export', '--db', file, '--what', 'pages']);
     const fromSqlite = await cli(['export', '--db', reference, '--what', 'pages']);
     expect(fromCopy.stdout).toBe(fromSqlite.stdout);
+    // Resumable there: the pending URLs (the one in flight in PostgreSQL among them) are crawled (here: refused by the closed resolver).
+    const resumed = await cli(['resume', '--db', file, '--crawl', '7', '--closed', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const db = openDatabase(file, { readonly: true });
+    expect(db.prepare(`SELECT url, state, error_code AS errorCode FROM urls WHERE url IN ('http://example.test/busy', 'http://example.test/next') ORDER BY url`).all()).toEqual([
+      { url: 'http://example.test/busy', state: 'error', errorCode: 'HOST_NOT_MAPPED' },
+      { url: 'http://example.test/next', state: 'error', errorCode: 'HOST_NOT_MAPPED' },
+    ]);
+    db.close();
     const again = await cli(['checkpoints', '--store', cluster.url, '--crawl', '7', '--to', file]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^crawlbench: SNAPSHOT_EXISTS: /);
@@ -107,6 +116,18 @@ describe.skipIf(unavailable)('crawlbench export, checkpoints, dust and serve wit
     const accept = await cli(['dust', '--store', cluster.url, '--crawl', '7', '--accept', '1']);
     expect(accept.code).toBe(2);
     expect(accept.stderr).toMatch(/^crawlbench: STORE_UNSUPPORTED: .*checkpoints --store URL --crawl ID --to FILE/);
+  });
+
+  it('traps --store lists a snapshot’s traps like the SQLite store; --release answers STORE_UNSUPPORTED', async () => {
+    const fromPostgres = await cli(['traps', '--store', cluster.url, '--crawl', '7', '--json']);
+    const fromSqlite = await cli(['traps', '--db', reference, '--crawl', '7', '--json']);
+    expect(fromPostgres.code, fromPostgres.stderr).toBe(0);
+    expect(fromPostgres.stdout).toBe(fromSqlite.stdout);
+    expect(JSON.parse(fromPostgres.stdout.trim())).toMatchObject({ id: 73, heldCount: 1 });
+    const release = await cli(['traps', '--store', cluster.url, '--crawl', '7', '--release', '73']);
+    expect(release.code).toBe(2);
+    expect(release.stderr).toMatch(/^crawlbench: STORE_UNSUPPORTED: /);
+    expect((await store.pool.query(`SELECT state FROM traps WHERE id = 73`)).rows[0]).toEqual({ state: 'suspected' });
   });
 
   it('serve --store URL (the real CLI) serves a snapshot, says so, answers the API, and removes its copy on SIGTERM', async () => {
