@@ -161,4 +161,52 @@ describe.skipIf(unavailable)('copyCrawlToSqlite: a PostgreSQL crawl as a SQLite 
     expect(db.prepare(`SELECT COUNT(*) FROM urls WHERE state = 'pending'`).pluck().get()).toBe(5000);
     db.close();
   }, 120_000);
+
+  it('under a writer committing batches all through the copy, holds each batch wholly or not at all', async () => {
+    await insertSyntheticCrawl(store.pool, 21, 20_000, 3);
+    const base = 21 * 10_000_000;
+    let stop = false;
+    let committed = 0;
+    // One commit batch: a new URL and its link, and a pending URL settled with its page.
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        const marker = base + 900_000 + i;
+        // Pending URLs of the synthetic crawl are g % 4 = 3 (g % 40 = 3 in flight): g = 40 i + 7, 499 of them.
+        const settled = i < 499 ? base + 40 * i + 7 : null;
+        await store.pool.query(`BEGIN;
+          INSERT INTO urls (id, crawl_id, normalized_key, normalized, url, host, depth, priority, enqueued_at_ms) VALUES (${marker}, 21, 'm${marker}', 'm${marker}', 'http://h1.test/m/${marker}', 'h1.test', 1, 1, 1);
+          INSERT INTO links (crawl_id, from_url_id, to_url_id, kind) VALUES (21, ${base + 1}, ${marker}, 1);
+          ${settled === null ? '' : `UPDATE urls SET state = 'done', http_status = 200, fetched_at_ms = 2 WHERE id = ${settled};
+          INSERT INTO pages (url_id, crawl_id, final_url, http_status, body_bytes, fetch_ms, fetched_at_ms) VALUES (${settled}, 21, 'http://h1.test/', 200, 10, 1, 2);`}
+          COMMIT`);
+        committed += 1;
+      }
+    })();
+    let failed: unknown = null;
+    writer.catch((error: unknown) => (failed = error));
+    while (committed < 3 && failed === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    const file = path.join(dir, 'busy.db');
+    let result;
+    try {
+      result = await copyCrawlToSqlite(store, 21, file);
+    } finally {
+      stop = true;
+      await writer;
+    }
+    const db = openDatabase(file, { readonly: true });
+    try {
+      const markers = db.prepare(`SELECT COUNT(*) FROM urls WHERE id >= ?`).pluck().get(base + 900_000) as number;
+      expect(db.prepare(`SELECT COUNT(*) FROM links WHERE to_url_id >= ?`).pluck().get(base + 900_000)).toBe(markers);
+      // Every URL the snapshot has as done has its page, and no page belongs to a URL it has as pending.
+      expect(db.prepare(`SELECT COUNT(*) FROM urls u WHERE crawl_id = 21 AND state = 'done' AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.url_id = u.id)`).pluck().get()).toBe(0);
+      expect(db.prepare(`SELECT COUNT(*) FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.state = 'pending'`).pluck().get()).toBe(0);
+      expect(db.prepare(`SELECT COUNT(*) FROM urls WHERE crawl_id = 21 AND state = 'done'`).pluck().get()).toBe(15_000 + Math.min(markers, 499));
+      expect(markers).toBeGreaterThanOrEqual(3);
+      // The writer went on during the copy: the snapshot lacks what it committed after the snapshot began.
+      expect(committed).toBeGreaterThan(markers);
+      expect(result.rows.urls).toBe(20_000 + markers);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
 });
