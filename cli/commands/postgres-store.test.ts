@@ -102,8 +102,28 @@ describe.skipIf(unavailable)('crawlbench export, checkpoints, dust, traps and se
     const listed = await cli(['checkpoints', '--store', cluster.url, '--crawl', '7', '--json']);
     const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; file: string; pagesDone: number });
     expect(rows.map((r) => r.name)).toEqual(['one', 'before-docs']);
+    // Every crawl's, as a table, newest first.
+    const table = (await cli(['checkpoints', '--store', cluster.url])).stdout.trim().split('\n');
+    expect(table).toHaveLength(4);
+    expect(table[0]).toMatch(/^time +crawl +name +done +frontier  settings$/);
+    expect(table[1]).toMatch(/^\S+ +7 +one +7 +3  [0-9a-f]{16}$/);
+    expect(table.slice(2).map((line) => line.split(/ +/).slice(1, 3).join(' ')).sort()).toEqual(['7 before-docs', '8 before-docs']);
     expect(rows[0]).toMatchObject({ file, pagesDone: 7 });
     expect(fs.existsSync(file)).toBe(true);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('cp-one'))).toEqual(['cp-one.db']);
+    // Without --to: a file in the data folder, named after the store, the crawl and the checkpoint.
+    const dataHome = process.env['XDG_DATA_HOME'];
+    process.env['XDG_DATA_HOME'] = path.join(dir, 'data');
+    try {
+      const defaulted = await cli(['checkpoints', '--store', cluster.url, '--crawl', '7', '--create', 'two']);
+      expect(defaulted.code, defaulted.stderr).toBe(0);
+      const expected = path.join(dir, 'data', 'crawlbench', 'postgres-checkpoints', `127.0.0.1-${cluster.port}-crawlbench`, 'crawl-7-two.db');
+      expect(defaulted.stderr).toContain(`-> ${expected}\n`);
+      expect(fs.existsSync(expected)).toBe(true);
+    } finally {
+      if (dataHome === undefined) delete process.env['XDG_DATA_HOME'];
+      else process.env['XDG_DATA_HOME'] = dataHome;
+    }
     const twice = await cli(['checkpoints', '--store', cluster.url, '--crawl', '7', '--create', 'one', '--to', path.join(dir, 'cp-two.db')]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/^crawlbench: CHECKPOINT_EXISTS: /);

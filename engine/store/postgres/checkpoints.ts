@@ -32,7 +32,8 @@ export async function createPostgresCheckpoint(store: PostgresStore, crawlId: nu
   if (await exists()) throw new CodedError('CHECKPOINT_EXISTS', `Crawl ${crawlId} already has a checkpoint named "${name}"`);
   await copyCrawlToSqlite(store, crawlId, file);
   try {
-    const db = openDatabase(file, { readonly: true });
+    // Read-write (nothing is written): its close removes the -wal and -shm files a read-only handle leaves beside the file.
+    const db = openDatabase(file, { create: false });
     let info: CheckpointInfo;
     try {
       const settings = db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).pluck().get(crawlId) as string;

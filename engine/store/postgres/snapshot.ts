@@ -21,7 +21,7 @@ import { VersionIndex } from '../sqlite/version-index';
 import { postgresError, type PostgresStore } from './pool';
 
 /** One table as the snapshot copies it. */
-interface TableCopy {
+export interface TableCopy {
   table: string;
   /** The PostgreSQL filter on the crawl (`$CRAWLS` stands for the crawl id list). */
   where: string;
@@ -201,6 +201,8 @@ async function copyTables(client: pg.PoolClient, db: WritableDB, crawlIds: reado
         if (chunk.length === 0) break;
         // The next chunk travels while this one is written.
         next = chunk.length === fetchRows ? fetch() : Promise.resolve({ rows: [] as unknown[][] } as unknown as pg.QueryResult<unknown[]>);
+        // When this chunk's write fails the prefetch is never awaited: its failure must not be an unhandled rejection.
+        next.catch(() => undefined);
         for (const row of chunk) insert.run(row);
         copied += chunk.length;
         uncommitted += chunk.length;
