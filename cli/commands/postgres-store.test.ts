@@ -67,6 +67,10 @@ describe.skipIf(unavailable)('crawlbench export, checkpoints, dust, traps and se
     const missing = await cli(['export', '--store', cluster.url, '--crawl', '99', '--what', 'pages']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^crawlbench: CRAWL_NOT_FOUND: No crawl with id 99/);
+    const down = await cli(['export', '--store', 'postgres://u:secret@127.0.0.1:1/crawls', '--what', 'pages']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/^crawlbench: STORE_UNREACHABLE: the PostgreSQL server cannot be reached \(ECONNREFUSED\).*postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/crawls/);
+    expect(down.stderr).not.toContain('secret');
     const bad = await cli(['export', '--store', 'postgres://u:pw@127.0.0.1:1/', '--what', 'pages']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^crawlbench: INVALID_STORE_URL: .*names no database/);
