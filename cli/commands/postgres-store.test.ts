@@ -64,6 +64,10 @@ describe.skipIf(unavailable)('crawlbench export, checkpoints, dust, traps and se
     expect(newest.stderr).toBe('exported 14 rows of frontier (crawl 8)\n');
     const frontier = newest.stdout.trim().split('\n').map((line) => JSON.parse(line) as { state: string; url: string });
     expect(frontier.find((row) => row.url === 'http://example.test/busy')?.state).toBe('pending');
+    // --store with a file path is --db.
+    const byPath = await cli(['export', '--store', reference, '--what', 'frontier']);
+    expect(byPath.code, byPath.stderr).toBe(0);
+    expect(byPath.stdout).toBe((await cli(['export', '--db', reference, '--what', 'frontier'])).stdout);
     const missing = await cli(['export', '--store', cluster.url, '--crawl', '99', '--what', 'pages']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^crawlbench: CRAWL_NOT_FOUND: No crawl with id 99/);
