@@ -111,6 +111,6 @@ describe('crawlbench flags', () => {
   it('a missing --db is a one-line error with a code', async () => {
     const run = await cli(['export', '--what', 'pages']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('crawlbench: MISSING_FLAG: --db FILE is required (see crawlbench export --help)\n');
+    expect(run.stderr).toBe('crawlbench: MISSING_FLAG: --db FILE or --store URL is required (see crawlbench export --help)\n');
   });
 });

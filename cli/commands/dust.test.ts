@@ -56,7 +56,7 @@ describe('crawlbench dust', () => {
   });
 
   it('refuses bad flags in one line', async () => {
-    expect((await cli(['dust'])).stderr).toBe('crawlbench: MISSING_FLAG: --db FILE is required (see crawlbench dust --help)\n');
+    expect((await cli(['dust'])).stderr).toBe('crawlbench: MISSING_FLAG: --db FILE or --store URL is required (see crawlbench dust --help)\n');
     const both = await cli(['dust', '--db', 'x.db', '--accept', '1', '--rules']);
     expect([both.code, both.stderr]).toEqual([2, 'crawlbench: INVALID_FLAG: --accept, --undo and --rules go one at a time (see crawlbench dust --help)\n']);
     expect((await cli(['dust', '--db', 'x.db', '--min-support', '0'])).stderr).toContain('--min-support expects a whole number from 1');

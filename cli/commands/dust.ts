@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../engine';
+import { CodedError } from '../../shared/types/result';
+import { parseStoreArg } from '../store-arg';
+import { snapshotToTempFile, type TempSnapshot } from '../store-snapshot';
 import { DustService, type DustReport } from '../../app/services/dust-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
-export const DUST_USAGE = 'Usage: crawlbench dust --db FILE [--crawl ID] [--min-support N] [--json] [--accept N | --undo RULE_ID | --rules]';
+export const DUST_USAGE = 'Usage: crawlbench dust --db FILE|--store URL [--crawl ID] [--min-support N] [--json] [--accept N | --undo RULE_ID | --rules]';
 
 function writeReport(io: CommandIo, report: DustReport, json: boolean): void {
   if (json) {
@@ -40,23 +43,33 @@ export async function dustCommand(argv: string[], io: CommandIo): Promise<number
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { db: { type: 'string' }, crawl: { type: 'string' }, 'min-support': { type: 'string' }, json: { type: 'boolean' }, accept: { type: 'string' }, undo: { type: 'string' }, rules: { type: 'boolean' } },
+      options: { db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, 'min-support': { type: 'string' }, json: { type: 'boolean' }, accept: { type: 'string' }, undo: { type: 'string' }, rules: { type: 'boolean' } },
     }));
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'dust'));
   }
-  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench dust --help)`);
+  if (values.db === undefined && values.store === undefined) return failLine(io, `MISSING_FLAG: --db FILE or --store URL is required (see crawlbench dust --help)`);
   if ([values.accept !== undefined, values.undo !== undefined, values.rules === true].filter(Boolean).length > 1) {
     return failLine(io, `INVALID_FLAG: --accept, --undo and --rules go one at a time (see crawlbench dust --help)`);
   }
   let db;
+  let snapshot: TempSnapshot | null = null;
   try {
     let crawlId = intFlag('crawl', values.crawl, 1);
     const minSupport = intFlag('min-support', values['min-support'], 1);
     const accept = intFlag('accept', values.accept, 1);
     const undo = intFlag('undo', values.undo, 1);
+    const store = parseStoreArg(values)!;
+    if (store.kind === 'postgres') {
+      // Mining reads a snapshot of the crawl; accepting or undoing a rule would have to re-key PostgreSQL's frontier.
+      if (accept !== undefined || undo !== undefined) {
+        throw new CodedError('STORE_UNSUPPORTED', `dust --accept and --undo do not work on a PostgreSQL crawl yet: copy it with crawlbench checkpoints --store URL --crawl ID --to FILE and accept the rule there (crawlbench dust --db FILE --accept N)`);
+      }
+      snapshot = await snapshotToTempFile(store.url, crawlId);
+      crawlId = snapshot.crawlIds[0];
+    }
     // Accepted rules live in the crawl's database (migration 0020): a read-write open, never a new file.
-    db = openDatabase(values.db, { create: false });
+    db = openDatabase(snapshot?.file ?? (store.kind === 'sqlite' ? store.file : ''), { create: false });
     crawlId ??= (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null) ?? 0;
     const dust = new DustService(db);
     const request = minSupport === undefined ? {} : { minSupport };
@@ -96,5 +109,6 @@ export async function dustCommand(argv: string[], io: CommandIo): Promise<number
     return failWith(io, error);
   } finally {
     db?.close();
+    snapshot?.remove();
   }
 }

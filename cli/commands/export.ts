@@ -8,8 +8,10 @@ import { openDatabase, CrawlReader, ExportQueries, isStorageError, VersionQuerie
 import { groupCanonicalContext } from '../../app/services/canonical-context';
 import { ExportService } from '../../app/services/export-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { parseStoreArg } from '../store-arg';
+import { snapshotToTempFile, type TempSnapshot } from '../store-snapshot';
 
-export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps|sitemap-report [--format jsonl|csv] [--out FILE]';
+export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE|--store URL [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps|sitemap-report [--format jsonl|csv] [--out FILE]';
 
 const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors', versions: 'versions', traps: 'traps', 'sitemap-report': 'sitemapReport' };
 
@@ -20,7 +22,9 @@ const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier'
  * database is opened read-only: nothing in it changes, and a file that is not a Crawlbench
  * database is refused. `--out` is written to a temporary file beside it, which takes the name only
  * when the export is complete (and never over a file that appeared meanwhile): a failed export
- * leaves no partial file.
+ * leaves no partial file. `--store postgres://…` exports a PostgreSQL crawl: it is copied into a
+ * temporary SQLite file (one consistent snapshot, engine copyCrawlToSqlite), exported from it
+ * exactly as from a --db file, and the copy removed; `--store FILE` is `--db FILE`.
  * @returns 0; 2 for a bad flag, a missing or foreign database, no such crawl, an existing --out
  *   file; 3 when the disk refused the --out file (DISK_FULL); stdout that cannot be written is
  *   bin/crawlbench.mjs's one line and exit code 1
@@ -28,22 +32,31 @@ const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier'
 export async function exportCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, crawl: { type: 'string' }, what: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } }));
+    ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, what: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } }));
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'export'));
   }
-  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench export --help)`);
+  if (values.db === undefined && values.store === undefined) return failLine(io, `MISSING_FLAG: --db FILE or --store URL is required (see crawlbench export --help)`);
   const kind = KINDS[values.what ?? ''];
   if (!kind) return failLine(io, `INVALID_FLAG: --what must be one of ${Object.keys(KINDS).join(', ')} (see crawlbench export --help)`);
   const format = (values.format ?? 'jsonl') as ExportFormat;
   if (format !== 'jsonl' && format !== 'csv') return failLine(io, `INVALID_FLAG: --format must be jsonl or csv, got "${values.format}"`);
   let db;
   let staging: string | null = null;
+  let snapshot: TempSnapshot | null = null;
   try {
-    db = openDatabase(values.db, { readonly: true });
+    const store = parseStoreArg(values)!;
+    let crawlId: number | null | undefined = intFlag('crawl', values.crawl, 1);
+    let dbFile: string;
+    if (store.kind === 'postgres') {
+      snapshot = await snapshotToTempFile(store.url, crawlId ?? undefined);
+      dbFile = snapshot.file;
+      crawlId = snapshot.crawlIds[0];
+    } else dbFile = store.file;
+    db = openDatabase(dbFile, { readonly: true });
     const repository = new CrawlReader(db);
-    const crawlId = intFlag('crawl', values.crawl, 1) ?? (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null);
-    if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${values.db}`);
+    crawlId ??= db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null;
+    if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${store.kind === 'postgres' ? snapshot!.shownUrl : dbFile}`);
     const crawl = repository.getCrawl(crawlId);
     const queries = new ExportQueries(db);
     const versions = new VersionQueries(db);
@@ -84,6 +97,7 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
   } finally {
     if (staging) fs.rmSync(staging, { force: true });
     db?.close();
+    snapshot?.remove();
   }
 }
 

@@ -4,15 +4,18 @@ import type { TrapRow } from '../../shared/types/traps';
 import { listTraps, openDatabase } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
+import { parseStoreArg } from '../store-arg';
+import { snapshotToTempFile, type TempSnapshot } from '../store-snapshot';
 
-export const TRAPS_USAGE = `Usage: crawlbench traps --db FILE [--crawl ID] [--release PATTERN|ID] [--exclude PATTERN|ID] [--json]
+export const TRAPS_USAGE = `Usage: crawlbench traps --db FILE|--store URL [--crawl ID] [--release PATTERN|ID] [--exclude PATTERN|ID] [--json]
 
   Lists the crawler traps the trap guard suspected in a crawl (newest crawl unless --crawl): host,
   detector, pattern, URLs held, evidence and examples.
   --release PATTERN|ID   its held URLs go back to pending (a resume fetches them); new matches are crawled
   --exclude PATTERN|ID   its URLs stay held and new matches are held for good (a permanent exclude rule)
   A trap is named by its id or by its pattern exactly as listed. Changing one takes the crawl lease:
-  it fails with DB_BUSY while another process crawls the database.`;
+  it fails with DB_BUSY while another process crawls the database. --store postgres://… lists the
+  traps of a snapshot of a PostgreSQL crawl (releasing or excluding one there is not supported yet).`;
 
 /** The trap `spec` names (an id, or a pattern as listed). @throws CodedError TRAP_NOT_FOUND */
 function findTrap(traps: readonly TrapRow[], spec: string): TrapRow {
@@ -39,21 +42,33 @@ function trapLines(trap: TrapRow): string {
 export async function trapsCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, crawl: { type: 'string' }, release: { type: 'string' }, exclude: { type: 'string' }, json: { type: 'boolean' } } }));
+    ({ values } = parseArgs({ args: argv, options: { db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, release: { type: 'string' }, exclude: { type: 'string' }, json: { type: 'boolean' } } }));
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'traps'));
   }
-  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE is required (see crawlbench traps --help)`);
+  if (values.db === undefined && values.store === undefined) return failLine(io, `MISSING_FLAG: --db FILE or --store URL is required (see crawlbench traps --help)`);
   if (values.release !== undefined && values.exclude !== undefined) return failLine(io, `INVALID_FLAG: give --release or --exclude, not both`);
   const change = values.release !== undefined ? { spec: values.release, state: 'released' as const } : values.exclude !== undefined ? { spec: values.exclude, state: 'excluded' as const } : null;
   let db;
+  let snapshot: TempSnapshot | null = null;
   try {
+    const store = parseStoreArg(values)!;
+    let crawlFlag = intFlag('crawl', values.crawl, 1);
+    if (store.kind === 'postgres') {
+      if (change) {
+        throw new CodedError('STORE_UNSUPPORTED', `traps --release and --exclude do not work on a PostgreSQL crawl yet: copy it with crawlbench checkpoints --store URL --crawl ID --to FILE and change the trap there (crawlbench traps --db FILE)`);
+      }
+      snapshot = await snapshotToTempFile(store.url, crawlFlag);
+      crawlFlag = snapshot.crawlIds[0];
+    }
+    const dbFile = snapshot?.file ?? (store.kind === 'sqlite' ? store.file : '');
+    const shown = snapshot?.shownUrl ?? dbFile;
     // Changing a trap writes: a read-write handle; listing only reads.
-    const writable = change ? openDatabase(values.db, { create: false }) : null;
-    db = writable ?? openDatabase(values.db, { readonly: true });
-    const crawlId = intFlag('crawl', values.crawl, 1) ?? (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null);
-    if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${values.db}`);
-    if (db.prepare(`SELECT 1 FROM crawls WHERE id = ?`).get(crawlId) === undefined) throw new CodedError('CRAWL_NOT_FOUND', `No crawl ${crawlId} in ${values.db}`);
+    const writable = change ? openDatabase(dbFile, { create: false }) : null;
+    db = writable ?? openDatabase(dbFile, { readonly: true });
+    const crawlId = crawlFlag ?? (db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null);
+    if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${shown}`);
+    if (db.prepare(`SELECT 1 FROM crawls WHERE id = ?`).get(crawlId) === undefined) throw new CodedError('CRAWL_NOT_FOUND', `No crawl ${crawlId} in ${shown}`);
     if (change && writable) {
       const trap = findTrap(listTraps(db, crawlId), change.spec);
       const service = new CrawlService(writable);
@@ -68,5 +83,6 @@ export async function trapsCommand(argv: string[], io: CommandIo): Promise<numbe
     return failWith(io, error);
   } finally {
     db?.close();
+    snapshot?.remove();
   }
 }

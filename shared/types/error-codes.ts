@@ -71,6 +71,8 @@ export const CRAWL_ERROR_CODES = {
   INVALID_STORE_URL: { class: 'stop-crawl', advice: 'The --store value is neither a postgres://USER@HOST:PORT/DB URL nor a SQLite file path: fix it.' },
   STORE_UNREACHABLE: { class: 'stop-crawl', advice: 'The PostgreSQL server cannot be reached or refused the login (see the message): check the --store URL, that the server runs, and its pg_hba.conf; committed work is kept, run the command again.' },
   STORE_UNSUPPORTED: { class: 'stop-crawl', advice: 'This command does not work on a PostgreSQL crawl yet (see the message): copy the crawl to a SQLite file with crawlbench checkpoints --store URL --to FILE, and run it there.' },
+  SNAPSHOT_EXISTS: { class: 'stop-crawl', advice: 'The file to copy a PostgreSQL crawl into exists already: the copy goes to a new file, choose another name.' },
+  SNAPSHOT_FAILED: { class: 'stop-crawl', advice: 'The copy of a PostgreSQL crawl into a SQLite file failed (see the message); no file was left and PostgreSQL is unchanged.' },
   NO_RUNNING_CRAWL: { class: 'stop-crawl', advice: 'The store has no running crawl to join: start one with crawlbench crawl SEED --store URL, or name one with --crawl ID.' },
   // Crawls and checkpoints (engine/schedule, engine/store/sqlite)
   INVALID_RESOLVE: { class: 'stop-crawl', advice: 'A --resolve value (or Host overrides line) is not host=address[:port] (or *.suffix=address[:port]) with an IP address: fix it, and the crawl starts.' },

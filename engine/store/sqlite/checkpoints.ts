@@ -24,21 +24,38 @@ export function settingsHash(settingsJson: string): string {
 }
 
 /**
+ * Refuses a checkpoint name that could not be a file name part: 1-64 letters, digits, '.', '-', '_'.
+ * @throws CodedError INVALID_CHECKPOINT_NAME
+ */
+export function checkCheckpointName(name: string): void {
+  if (!/^[\w.-]{1,64}$/.test(name)) throw new CodedError('INVALID_CHECKPOINT_NAME', `Checkpoint name "${name}" must be 1-64 letters, digits, '.', '-' or '_'`);
+}
+
+/**
+ * The URL counts a checkpoint row records, read from a crawl database: pages done, and the
+ * frontier (pending and in-flight URLs).
+ */
+export function checkpointCounts(db: ReadableDB, crawlId: number): { pagesDone: number; frontierSize: number } {
+  const counts = db
+    .prepare(`SELECT SUM(state = 'done') AS done, SUM(state IN ('pending', 'in_flight')) AS frontier FROM urls WHERE crawl_id = ?`)
+    .get(crawlId) as { done: number | null; frontier: number | null };
+  return { pagesDone: counts.done ?? 0, frontierSize: counts.frontier ?? 0 };
+}
+
+/**
  * Writes a consistent snapshot of the database (SQLite online backup: a point-in-time copy taken
  * between transactions) and records it as checkpoint `name` of the crawl.
  * @throws CodedError INVALID_CHECKPOINT_NAME, CHECKPOINT_EXISTS, CRAWL_NOT_FOUND, CHECKPOINT_FAILED
  */
 export async function createCheckpoint(db: WritableDB, crawlId: number, name: string, nowMs = Date.now()): Promise<CheckpointInfo> {
-  if (!/^[\w.-]{1,64}$/.test(name)) throw new CodedError('INVALID_CHECKPOINT_NAME', `Checkpoint name "${name}" must be 1-64 letters, digits, '.', '-' or '_'`);
+  checkCheckpointName(name);
   if (db.name === ':memory:') throw new CodedError('CHECKPOINT_FAILED', 'An in-memory database cannot be checkpointed to a file');
   const crawl = db.prepare(`SELECT settings_json FROM crawls WHERE id = ?`).get(crawlId) as { settings_json: string } | undefined;
   if (!crawl) throw new CodedError('CRAWL_NOT_FOUND', `No crawl with id ${crawlId}`);
   if (db.prepare(`SELECT 1 FROM checkpoints WHERE crawl_id = ? AND name = ?`).get(crawlId, name)) {
     throw new CodedError('CHECKPOINT_EXISTS', `Crawl ${crawlId} already has a checkpoint named "${name}"`);
   }
-  const counts = db
-    .prepare(`SELECT SUM(state = 'done') AS done, SUM(state IN ('pending', 'in_flight')) AS frontier FROM urls WHERE crawl_id = ?`)
-    .get(crawlId) as { done: number | null; frontier: number | null };
+  const counts = checkpointCounts(db, crawlId);
   const folder = checkpointFolder(db.name);
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `crawl-${crawlId}-${name}.db`);
@@ -53,8 +70,8 @@ export async function createCheckpoint(db: WritableDB, crawlId: number, name: st
     crawlId,
     name,
     createdAtMs: nowMs,
-    pagesDone: counts.done ?? 0,
-    frontierSize: counts.frontier ?? 0,
+    pagesDone: counts.pagesDone,
+    frontierSize: counts.frontierSize,
     settingsHash: settingsHash(crawl.settings_json),
     file,
   };
