@@ -4,11 +4,12 @@ import { MAX_SEEDS } from '../../shared/ipc/limits';
 import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { CodedError } from '../../shared/types/result';
-import { isPostgresUrl, openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
+import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 import { readUrlListFile } from '../url-list-file';
+import { parseStoreArg } from '../store-arg';
 import { runSharedCrawl } from './shared-run';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
@@ -104,11 +105,16 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0 && values.list === undefined) return failLine(io, `MISSING_SEED: no seed URL given, nor --list FILE (see crawlbench crawl --help)`);
-  const postgres = values.store !== undefined && isPostgresUrl(values.store);
-  if (values.store !== undefined && values.db !== undefined) return failLine(io, 'INVALID_FLAG: give --db FILE or --store URL|FILE, not both');
-  const dbFile = postgres ? undefined : (values.db ?? values.store);
-  if (!postgres && !dbFile) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench crawl --help)`);
-  if (postgres && values['checkpoint-every'] !== undefined) return failLine(io, 'STORE_UNSUPPORTED: --checkpoint-every is for a SQLite file; copy a PostgreSQL crawl with crawlbench checkpoints --store URL --crawl ID --create NAME');
+  let storeArg;
+  try {
+    storeArg = parseStoreArg(values);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  if (!storeArg) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench crawl --help)`);
+  if (storeArg.kind === 'postgres' && values['checkpoint-every'] !== undefined) {
+    return failWith(io, new CodedError('STORE_UNSUPPORTED', '--checkpoint-every is for a SQLite file; checkpoint a PostgreSQL crawl with crawlbench checkpoints --store URL --crawl ID --create NAME'));
+  }
 
   let settings: Partial<CrawlSettings>;
   const seeds = [...positionals];
@@ -128,13 +134,15 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
   if (settings.followNofollowLinks === true) io.stderr.write('crawlbench: warning: --follow-nofollow-links follows links marked rel=nofollow, ugc or sponsored; site owners asked crawlers not to follow those links\n');
-  if (postgres) {
+  if (storeArg.kind === 'postgres') {
+    const url = storeArg.url;
     if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
-    return runSharedCrawl(io, values.store!, { json: values.json ?? false }, (service) => service.start(seeds, settings));
+    return runSharedCrawl(io, url, { json: values.json ?? false }, (service) => service.start(seeds, settings));
   }
+  const dbFile = storeArg.file;
   let db;
   try {
-    db = openDatabase(dbFile!);
+    db = openDatabase(dbFile);
   } catch (error) {
     return failWith(io, error);
   }
@@ -149,7 +157,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
     io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
       io.stdout.write(
-        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, held: summary.held, frontierLeft: summary.queued, seconds, db: path.resolve(dbFile!) })}\n`,
+        `${JSON.stringify({ crawlId, pagesFetched: summary.fetched, errors: summary.errors, blocked: summary.blocked, held: summary.held, frontierLeft: summary.queued, seconds, db: path.resolve(dbFile) })}\n`,
       );
     }
     if (signals.received) return EXIT_SIGNAL[signals.received];

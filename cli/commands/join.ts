@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseHostOverride } from '../../engine';
+import { CodedError } from '../../shared/types/result';
+import { parseStoreArg } from '../store-arg';
 import { failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { resolverFlags } from './crawl';
 import { runSharedCrawl } from './shared-run';
@@ -28,6 +30,14 @@ export async function joinCommand(argv: string[], io: CommandIo): Promise<number
     return failLine(io, parseErrorLine(error, argv, 'join'));
   }
   if (!values.store) return failLine(io, 'MISSING_FLAG: --store postgres://USER@HOST:PORT/DB is required (see crawlbench join --help)');
+  let storeUrl: string;
+  try {
+    const storeArg = parseStoreArg({ store: values.store });
+    if (storeArg?.kind !== 'postgres') throw new CodedError('INVALID_STORE_URL', `join works on a crawl kept in PostgreSQL (--store postgres://USER@HOST:PORT/DB); ${values.store} names a SQLite file, which one process crawls at a time`);
+    storeUrl = storeArg.url;
+  } catch (error) {
+    return failWith(io, error);
+  }
   let crawlId: number | undefined;
   let threads: number | undefined;
   let leaseMs: number | undefined;
@@ -40,7 +50,7 @@ export async function joinCommand(argv: string[], io: CommandIo): Promise<number
   } catch (error) {
     return failWith(io, error);
   }
-  return runSharedCrawl(io, values.store, { hostOverrides, closedResolver: values.closed ?? false, ...(leaseMs !== undefined ? { leaseMs } : {}), json: values.json ?? false }, (service) =>
+  return runSharedCrawl(io, storeUrl, { hostOverrides, closedResolver: values.closed ?? false, ...(leaseMs !== undefined ? { leaseMs } : {}), json: values.json ?? false }, (service) =>
     service.join(crawlId ?? null, threads === undefined ? {} : { threads }),
   );
 }

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { isPostgresUrl, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
 import { housekeepingLine, resolverFlags } from './crawl';
 import { runSharedCrawl } from './shared-run';
+import { parseStoreArg } from '../store-arg';
 
 export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--json]
        crawlbench resume --store postgres://USER@HOST:PORT/DB [--crawl ID] [--max-pages N] [--resolve host=ip:port]... [--closed] [--json]
@@ -41,10 +42,15 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'resume'));
   }
-  if (values.store !== undefined && values.db !== undefined) return failLine(io, 'INVALID_FLAG: give --db FILE or --store URL|FILE, not both');
-  if (values.store !== undefined && isPostgresUrl(values.store)) return resumeShared(values.store, values, io);
-  values.db ??= values.store;
-  if (!values.db) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench resume --help)`);
+  let storeArg;
+  try {
+    storeArg = parseStoreArg(values);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  if (!storeArg) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench resume --help)`);
+  if (storeArg.kind === 'postgres') return resumeShared(storeArg.url, values, io);
+  values.db = storeArg.file;
   let db;
   let crawlId: number;
   let hostOverrides;

@@ -145,7 +145,7 @@ export function postgresError(error: unknown, storeUrl: string): Error {
   const message = error instanceof Error ? error.message : String(error);
   let known: { code: string; words: string } | undefined;
   if (typeof code === 'string') known = POSTGRES_CODES[code] ?? (NETWORK_CODES.has(code) ? { code: 'STORE_UNREACHABLE', words: `the PostgreSQL server cannot be reached (${code})` } : undefined);
-  if (!known && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) known = { code: 'STORE_UNREACHABLE', words: 'the PostgreSQL server did not answer' };
+  if (!known && /timeout exceeded when trying to connect|Connection terminated|encountered a connection error and is not queryable/i.test(message)) known = { code: 'STORE_UNREACHABLE', words: 'the PostgreSQL server did not answer' };
   if (!known) return error instanceof Error ? error : new Error(message);
   return Object.assign(new CodedError(known.code, `${known.words} (${message}) at ${storeUrl}; committed work is kept: fix it, then run the command again`), { cause: error });
 }
