@@ -63,6 +63,16 @@ export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions
 export type { CrawlStores, RefetchOutcome } from './store/ports';
 export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
+/**
+ * The PostgreSQL store (issue 13): several processes share one crawl's frontier. Open a pool
+ * (openPostgresStore), read and create crawls (PostgresCrawlRepository), open one process's stores
+ * on a crawl (createPostgresCrawlStores), and list the processes working on it (liveProcesses).
+ */
+export { openPostgresStore, isPostgresUrl, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
+export { PostgresCrawlRepository } from './store/postgres/crawl-repository';
+export { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions, type PostgresStoreSettings } from './store/postgres/crawl-stores';
+export { liveProcesses, DEFAULT_LEASE_MS, type ProcessInfo, type ProcessRole } from './store/postgres/processes';
+
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */
 export { parseHostOverride } from './fetch/dns';
 
