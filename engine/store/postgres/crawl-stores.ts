@@ -111,7 +111,6 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
       policy,
       takeReleases: () => releases.take(),
       putBackReleases: (taken) => releases.putBack(taken),
-      wasReleased: (urlId) => releases.wasReleased(urlId),
       committed(batch: CommitBatch, result: CommitResult) {
         const settled = (batch.outcomes ?? []).map((outcome) => outcome.url.id);
         frontier.settled(settled);

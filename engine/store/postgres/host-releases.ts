@@ -94,11 +94,6 @@ export class HostReleaseQueue {
     return true;
   }
 
-  /** True when the URL's slot was released since its claim (its outcome need not free it again). */
-  wasReleased(urlId: number): boolean {
-    return this.released.has(urlId);
-  }
-
   /** The claims of these URLs are over (their outcomes are committed): a new claim of one may be released again. */
   forget(urlIds: readonly number[]): void {
     for (const id of urlIds) this.released.delete(id);

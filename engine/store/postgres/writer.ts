@@ -53,8 +53,6 @@ export interface PostgresWriterProcess {
   /** Queued host releases to write at the start of the transaction (a failed one queues them again). */
   takeReleases(): HostRelease[];
   putBackReleases(releases: readonly HostRelease[]): void;
-  /** True when the claim of `urlId` was released already (its outcome frees no slot again). */
-  wasReleased(urlId: number): boolean;
   /** A batch was committed: its outcomes' URLs are settled. */
   committed(batch: CommitBatch, result: CommitResult): void;
   /** The crawl's status was set or left to others: the status this process ended with. */
@@ -162,10 +160,13 @@ export class PostgresCrawlWriter {
    */
   async commit(batch: CommitBatch): Promise<CommitResult> {
     const releases = this.process.takeReleases();
+    // Each outcome also frees its host (when its claim was not released yet) and applies its disposition's
+    // delay: written with the queued releases, first, so the transaction takes host rows before URL rows.
+    const outcomeReleases = (batch.outcomes ?? []).map((o) => hostRelease(this.process.policy, o.url.host, o.disposition, { urlId: o.url.id, slotId: null }));
     let result: CommitResult;
     try {
       result = await inRetriedTransaction(this.store, async (client) => {
-        await writeHostReleases(client, this.crawlId, releases);
+        await writeHostReleases(client, this.crawlId, [...releases, ...outcomeReleases]);
         return this.write(client, batch);
       });
     } catch (error) {
@@ -381,19 +382,13 @@ export class PostgresCrawlWriter {
   }
 
   /**
-   * Outcomes: each frees its host's slot if its claim was not released yet and applies its
-   * disposition's delay (one statement for all); redirects check for a loop in order (a redirect
+   * Outcomes (their host releases were written first, in {@link commit}): redirects check for a loop in order (a redirect
    * sees the redirect links of earlier ones) and store their `redirect` link; then every URL's new
    * state in one statement.
    * @returns ids of redirects failed as REDIRECT_LOOP
    */
   private async writeOutcomes(client: pg.PoolClient, outcomes: readonly UrlOutcome[], idOf: (key: string) => number, urlOf: Map<number, string>, nowMs: number): Promise<number[]> {
     if (outcomes.length === 0) return [];
-    await writeHostReleases(
-      client,
-      this.crawlId,
-      outcomes.map((o) => hostRelease(this.process.policy, o.url.host, o.disposition, { urlId: o.url.id, slotId: null })),
-    );
     const loops: number[] = [];
     const rows: OutcomeRow[] = [];
     for (const outcome of outcomes) {
