@@ -38,6 +38,8 @@ export interface PostgresStoreOptions {
 
 /** The stores of one process on a PostgreSQL crawl. */
 export interface PostgresCrawlStores extends CrawlStores {
+  /** The shared frontier (with `refresh()`: read the crawl-wide snapshot now). */
+  frontier: PostgresFrontier;
   /** This process's id (`processes.id`). */
   processId: string;
   /** The crawl's live processes as of the last heartbeat (this one included). */
