@@ -274,29 +274,32 @@ export class PostgresFrontier implements FrontierStore {
   }
 
   /**
-   * Reads the snapshot (counts, hosts) again: one round trip. Concurrent calls share one read.
+   * Reads the snapshot (counts, hosts) again: one round trip, started after any read already
+   * under way (reads are applied in order, and a caller never gets a snapshot read before its call).
    * @throws a storage error when the read fails
    */
   async refresh(): Promise<void> {
-    if (this.refreshing) return this.refreshing;
-    this.refreshing = (async () => {
-      try {
-        const { rows } = await this.query<{ counts: Record<string, number>; hosts: HostRow[] }>(SNAPSHOT_SQL, [this.crawlId]);
-        const counts = rows[0]!.counts;
-        this.countsValue = {
-          pending: Number(counts.pending ?? 0),
-          inFlight: Number(counts.in_flight ?? 0),
-          done: Number(counts.done ?? 0),
-          error: Number(counts.error ?? 0),
-          blocked: Number(counts.blocked ?? 0),
-          held: Number(counts.held ?? 0),
-        };
-        this.hosts = rows[0]!.hosts;
-      } finally {
-        this.refreshing = null;
-      }
-    })();
-    return this.refreshing;
+    const read = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.readSnapshot());
+    this.refreshing = read;
+    try {
+      await read;
+    } finally {
+      if (this.refreshing === read) this.refreshing = null;
+    }
+  }
+
+  private async readSnapshot(): Promise<void> {
+    const { rows } = await this.query<{ counts: Record<string, number>; hosts: HostRow[] }>(SNAPSHOT_SQL, [this.crawlId]);
+    const counts = rows[0]!.counts;
+    this.countsValue = {
+      pending: Number(counts.pending ?? 0),
+      inFlight: Number(counts.in_flight ?? 0),
+      done: Number(counts.done ?? 0),
+      error: Number(counts.error ?? 0),
+      blocked: Number(counts.blocked ?? 0),
+      held: Number(counts.held ?? 0),
+    };
+    this.hosts = rows[0]!.hosts;
   }
 
   /**
