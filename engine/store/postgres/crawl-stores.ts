@@ -14,7 +14,7 @@ import { PostgresFrontier } from './frontier';
 import { HostReleaseQueue } from './host-releases';
 import { postgresError, type PostgresStore } from './pool';
 import { DEFAULT_LEASE_MS, liveProcesses, newProcessId, register, type ProcessInfo, type ProcessRole } from './processes';
-import { closesLoop, seedRedirectTargets } from './redirect-chains';
+import { seedRedirectTargets } from './redirect-chains';
 import { PostgresRobotsStore } from './robots-store';
 import { PostgresSitemapRows, storedSitemapUrls } from './sitemap-rows';
 import { PostgresTrapRows, storedTraps } from './trap-rows';
@@ -101,12 +101,7 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
   const writer = new PostgresCrawlWriter(
     store,
     crawlId,
-    {
-      recordContent: (client, urlId, content, nowMs) => contentIndex.record(client, urlId, content, nowMs),
-      traps,
-      writeSitemap: (client, sitemap, idOf) => sitemaps.write(client, sitemap, idOf),
-      closesLoop: (client, urlId, targetId, maxSteps) => closesLoop(client, crawlId, urlId, targetId, maxSteps),
-    },
+    { contentIndex, traps, sitemaps },
     {
       processId,
       leaseMs,
@@ -144,6 +139,14 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
     lease.stop();
   };
   const robots = new PostgresRobotsStore(store, crawlId);
+  /** A read of the satellite files, its failure in plain words. */
+  const read = async <T>(query: () => Promise<T>): Promise<T> => {
+    try {
+      return await query();
+    } catch (error) {
+      throw postgresError(error, store.url);
+    }
+  };
   return {
     crawlId,
     processId,
@@ -158,9 +161,9 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
       setStatus: (status, finishedAtMs) => writer.setStatus(status, finishedAtMs),
       summary: () => repository.getCrawl(crawlId),
       duplicateCount: () => repository.duplicateCount(crawlId),
-      seedRedirectTargets: () => seedRedirectTargets(store, crawlId),
-      knownTraps: () => storedTraps(store, crawlId),
-      storedSitemaps: () => storedSitemapUrls(store, crawlId),
+      seedRedirectTargets: () => read(() => seedRedirectTargets(store.pool, crawlId)),
+      knownTraps: () => read(() => storedTraps(store.pool, crawlId)),
+      storedSitemaps: () => read(() => storedSitemapUrls(store.pool, crawlId)),
     },
     processes: () => [...live],
     detach() {

@@ -9,38 +9,24 @@
 import type pg from 'pg';
 import type { CrawlStatus } from '../../../shared/types/crawl';
 import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
-import type { TrapSuspicion } from '../../traps/suspicion';
-import type { PageContent } from '../../worker/protocol';
 import type { AliasWrite, CommitBatch, CommitResult, FrontierCandidate, HeldUrl, LinkWrite, PageWrite, PolitenessPolicy, SitemapWrite, UrlOutcome } from '../ports';
 import { linkKindCode, linkRuleCode } from '../sqlite/link-codes';
+import type { PostgresContentIndex } from './content-dedupe';
 import { hostRelease, writeHostReleases, type HostRelease } from './host-releases';
+import { closedLoops } from './redirect-chains';
+import type { PostgresSitemapRows } from './sitemap-rows';
+import type { PostgresTrapRows } from './trap-rows';
 import type { PostgresStore } from './pool';
 import { inRetriedTransaction } from './retry';
 
-/** What the content-seen test (postgres/content-dedupe.ts PostgresContentIndex) tells of one page. */
-export interface ContentVerdictKind {
-  kind: 'unique' | 'exact' | 'near';
-}
-
 /** The parts of the store the writer writes through inside its transaction (the satellite files of engine/store/postgres). */
 export interface PostgresWriterParts {
-  /** The content-seen test (PostgresContentIndex.record): classifies a page whose row is written. */
-  recordContent(client: pg.PoolClient, urlId: number, content: PageContent, nowMs: number): Promise<ContentVerdictKind>;
-  /** Crawler traps (PostgresTrapRows). */
-  traps: {
-    /** Stores new suspicions. @returns the ones that were new */
-    record(client: pg.PoolClient, traps: readonly TrapSuspicion[], nowMs: number): Promise<readonly TrapSuspicion[]>;
-    /** The id of the trap with `pattern` when it holds new URLs (suspected or excluded). */
-    holdingIdOf(client: pg.PoolClient, pattern: string): Promise<number | undefined>;
-    /** Adds `url` to the trap's examples while it has few. */
-    addExample(client: pg.PoolClient, trapId: number, url: string): Promise<void>;
-    /** Holds every pending URL each trap's pattern matches on its host. */
-    holdPending(client: pg.PoolClient, traps: readonly TrapSuspicion[]): Promise<HeldUrl[]>;
-  };
-  /** Sitemap rows and listings (PostgresSitemapRows.write). */
-  writeSitemap(client: pg.PoolClient, sitemap: SitemapWrite, idOf: (key: string) => number): Promise<void>;
-  /** True when a redirect from `urlId` to `targetId` closes a loop (postgres/redirect-chains.ts closesLoop). */
-  closesLoop(client: pg.PoolClient, urlId: number, targetId: number, maxSteps: number): Promise<boolean>;
+  /** The content-seen test (content-dedupe.ts). */
+  contentIndex: Pick<PostgresContentIndex, 'lockFingerprints' | 'recordBatch'>;
+  /** Crawler traps (trap-rows.ts). */
+  traps: Pick<PostgresTrapRows, 'load' | 'record' | 'holdingIdOf' | 'addExamples' | 'holdPending'>;
+  /** Sitemap rows and listings (sitemap-rows.ts). */
+  sitemaps: Pick<PostgresSitemapRows, 'write'>;
 }
 
 /** The process's side of the writer: its releases to write first, its lease, what it did. */
@@ -166,6 +152,8 @@ export class PostgresCrawlWriter {
     let result: CommitResult;
     try {
       result = await inRetriedTransaction(this.store, async (client) => {
+        // The content-seen test's fingerprint locks come before any row lock (content-dedupe.ts: no deadlock through them).
+        if (batch.pages && batch.pages.length > 0) await this.parts.contentIndex.lockFingerprints(client, batch.pages);
         await writeHostReleases(client, this.crawlId, [...releases, ...outcomeReleases]);
         return this.write(client, batch);
       });
@@ -206,7 +194,7 @@ export class PostgresCrawlWriter {
     const redirectLoops = await this.writeOutcomes(client, batch.outcomes ?? [], idOf, urlOf, batch.nowMs);
     await this.writeLinks(client, batch.links ?? [], idOf, urlOf);
     await this.writeAliases(client, batch.aliases ?? [], idOf);
-    for (const sitemap of batch.sitemaps ?? []) await this.parts.writeSitemap(client, sitemap, idOf);
+    for (const sitemap of batch.sitemaps ?? []) await this.parts.sitemaps.write(client, sitemap, idOf);
     if (batch.status) await this.writeStatus(client, batch.status.status, batch.status.finishedAtMs);
     const held = inserted.held;
     return {
@@ -235,12 +223,10 @@ export class PostgresCrawlWriter {
       if (known) known.bits |= bit;
       else unique.set(candidate.normalizedKey, { candidate, bits: bit, first: index, trapId: undefined });
     });
-    const patterns = new Set<string>();
-    for (const entry of unique.values()) if (entry.candidate.heldBy !== undefined) patterns.add(entry.candidate.heldBy);
-    const trapIds = new Map<string, number | undefined>();
-    for (const pattern of patterns) trapIds.set(pattern, await this.parts.traps.holdingIdOf(client, pattern));
     const entries = [...unique.values()];
-    for (const entry of entries) entry.trapId = entry.candidate.heldBy === undefined ? undefined : trapIds.get(entry.candidate.heldBy);
+    // The traps the candidates name, read and locked against a concurrent release (trap-rows.ts load): one statement.
+    await this.parts.traps.load(client, [...new Set(entries.flatMap((entry) => (entry.candidate.heldBy === undefined ? [] : [entry.candidate.heldBy])))]);
+    for (const entry of entries) entry.trapId = entry.candidate.heldBy === undefined ? undefined : this.parts.traps.holdingIdOf(entry.candidate.heldBy);
     // Every candidate host gets its back-queue row first (host order: no deadlock with another commit).
     const hosts = [...new Set(entries.map((entry) => entry.candidate.host))].sort();
     await client.query(`INSERT INTO hosts (crawl_id, host) SELECT $1, h FROM unnest($2::text[]) AS h ORDER BY h ON CONFLICT (crawl_id, host) DO NOTHING`, [this.crawlId, hosts]);
@@ -288,7 +274,7 @@ export class PostgresCrawlWriter {
         urlOf.set(row.id, row.url);
       }
     }
-    for (const url of heldUrls) await this.parts.traps.addExample(client, url.trapId, url.url);
+    await this.parts.traps.addExamples(client, heldUrls);
     return { addedHosts, held: heldUrls.length };
   }
 
@@ -315,8 +301,8 @@ export class PostgresCrawlWriter {
 
   /**
    * Pages (one upsert: a re-fetch replaces the row), their texts, the link rows of their earlier
-   * fetches dropped, then the content-seen test page by page in batch order (fingerprints are set
-   * in batch order up to each tested page, so it sees earlier pages only, as in SQLite).
+   * fetches dropped, then the content-seen test of the batch's pages in order (content-dedupe.ts
+   * recordBatch: each page sees the earlier ones only, as in SQLite).
    * @returns pages the content-seen test found duplicates
    */
   private async writePages(client: pg.PoolClient, pages: readonly PageWrite[], nowMs: number): Promise<number> {
@@ -333,8 +319,7 @@ export class PostgresCrawlWriter {
       rows.map((r) => Math.round(r.fetchMs)),
       rows.map((r) => r.title),
       rows.map((r) => r.fetchedAtMs),
-      // Fingerprints are set in batch order below: a page's content-seen test must not see later pages of its batch.
-      rows.map(() => null),
+      rows.map((r) => r.fingerprint),
       rows.map((r) => (r.minhash ? Buffer.from(r.minhash.buffer, r.minhash.byteOffset, r.minhash.byteLength) : null)),
       rows.map((r) => r.textChars),
       rows.map((r) => (r.noindex ? 1 : 0)),
@@ -359,36 +344,27 @@ export class PostgresCrawlWriter {
     }
     // A page fetched again replaces its links (written later in this batch).
     await client.query(`DELETE FROM links WHERE crawl_id = $1 AND from_url_id = ANY($2::bigint[])`, [this.crawlId, rows.map((r) => r.urlId)]);
-    let duplicates = 0;
-    let unset: PageWrite[] = [];
-    const setFingerprints = async (): Promise<void> => {
-      const withPrint = unset.filter((page) => page.row.fingerprint !== null);
-      unset = [];
-      if (withPrint.length === 0) return;
-      await client.query(`UPDATE pages p SET fingerprint = t.fingerprint FROM unnest($1::bigint[], $2::text[]) AS t(url_id, fingerprint) WHERE p.url_id = t.url_id`, [
-        withPrint.map((page) => page.row.urlId),
-        withPrint.map((page) => page.row.fingerprint),
-      ]);
-    };
-    for (const page of pages) {
-      unset.push(page);
-      if (page.content === null) continue;
-      // Every page before it, and it, has its fingerprint now (one statement); then its test.
-      await setFingerprints();
-      if ((await this.parts.recordContent(client, page.row.urlId, page.content, nowMs)).kind !== 'unique') duplicates += 1;
-    }
-    await setFingerprints();
-    return duplicates;
+    // Pages in batch order, each seeing the earlier ones only (the batch's fingerprints were locked first).
+    const verdicts = await this.parts.contentIndex.recordBatch(client, pages, nowMs, { fingerprintsLocked: true });
+    return verdicts.filter((verdict) => verdict !== null && verdict.kind !== 'unique').length;
   }
 
   /**
-   * Outcomes (their host releases were written first, in {@link commit}): redirects check for a loop in order (a redirect
-   * sees the redirect links of earlier ones) and store their `redirect` link; then every URL's new
-   * state in one statement.
+   * Outcomes (their host releases were written first, in {@link commit}): the redirects' loop
+   * checks in one read (a redirect sees the hops of earlier ones) and their `redirect` links in one
+   * insert; then every URL's new state in one statement.
    * @returns ids of redirects failed as REDIRECT_LOOP
    */
   private async writeOutcomes(client: pg.PoolClient, outcomes: readonly UrlOutcome[], idOf: (key: string) => number, urlOf: Map<number, string>, nowMs: number): Promise<number[]> {
     if (outcomes.length === 0) return [];
+    // Every redirect's loop check in one round trip (closedLoops: a redirect sees the hops of earlier ones).
+    const redirects = outcomes.flatMap((outcome) => (outcome.kind === 'redirected' ? [{ outcome, toUrlId: idOf(outcome.target.key) }] : []));
+    const closed = await closedLoops(
+      client,
+      this.crawlId,
+      redirects.map(({ outcome, toUrlId }) => ({ urlId: outcome.url.id, targetId: toUrlId, maxSteps: outcome.maxHops })),
+    );
+    const loopOf = new Map(redirects.map(({ outcome }, index) => [outcome, closed[index]!]));
     const loops: number[] = [];
     const rows: OutcomeRow[] = [];
     for (const outcome of outcomes) {
@@ -407,22 +383,24 @@ export class PostgresCrawlWriter {
         case 'requeued':
           rows.push({ ...base, state: 'pending', retryReason: outcome.reason ? `${outcome.reason.code}: ${outcome.reason.message}` : null });
           break;
-        case 'redirected': {
-          const toUrlId = idOf(outcome.target.key);
-          const loop = await this.parts.closesLoop(client, url.id, toUrlId, outcome.maxHops);
-          if (loop) {
+        case 'redirected':
+          if (loopOf.get(outcome)) {
             loops.push(url.id);
             rows.push({ ...base, state: 'error', errorCode: 'REDIRECT_LOOP', errorReason: `Redirect loop: ${url.url} redirects to ${outcome.target.url}, earlier in its own redirect chain` });
           } else rows.push({ ...base, state: 'done' });
-          // Written now, so a later redirect of the same batch sees this hop.
-          await this.insertLinks(client, [{ fromUrlId: url.id, rawUrl: storedRaw(outcome.rawUrl, toUrlId, urlOf), toUrlId, kind: linkKindCode('redirect'), refusedBy: null, anchorText: null, rel: null }]);
           break;
-        }
         default: {
           const exhaustive: never = outcome;
           throw new Error(`Unknown outcome ${JSON.stringify(exhaustive)}`);
         }
       }
+    }
+    // Each redirect's `redirect` link, stored either way, in outcome order: one statement.
+    if (redirects.length > 0) {
+      await this.insertLinks(
+        client,
+        redirects.map(({ outcome, toUrlId }) => ({ fromUrlId: outcome.url.id, rawUrl: storedRaw(outcome.rawUrl, toUrlId, urlOf), toUrlId, kind: linkKindCode('redirect'), refusedBy: null, anchorText: null, rel: null })),
+      );
     }
     await client.query(OUTCOMES_SQL, [
       this.crawlId,
