@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { CrawlStatus } from '../../../shared/types/crawl';
 import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
-import type { AliasWrite, CommitBatch, CommitResult, FrontierCandidate, HeldUrl, LinkWrite, PageWrite, PolitenessPolicy, SitemapWrite, UrlOutcome } from '../ports';
+import type { AliasWrite, CommitBatch, CommitResult, FrontierCandidate, HeldUrl, LinkWrite, PageWrite, PolitenessPolicy, UrlOutcome } from '../ports';
 import { linkKindCode, linkRuleCode } from '../sqlite/link-codes';
 import type { PostgresContentIndex } from './content-dedupe';
 import { hostRelease, writeHostReleases, type HostRelease } from './host-releases';
