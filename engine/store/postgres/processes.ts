@@ -229,7 +229,10 @@ export class ProcessLease {
     this.timer = null;
   }
 
-  /** One heartbeat: renews the lease with the progress, then sweeps. Never throws (see {@link lastError}). */
+  /**
+   * One heartbeat: renews the lease with the progress (a row swept as lease-expired while this
+   * process still ran is live again), then sweeps. Never throws (see {@link lastError}).
+   */
   async beat(): Promise<void> {
     if (this.ended) return;
     if (this.beating) return this.beating;
@@ -237,7 +240,11 @@ export class ProcessLease {
       try {
         const progress = this.options.progress?.();
         await this.store.pool.query(
-          `UPDATE processes SET last_beat_ms = $2, pages_done = coalesce($3, pages_done), pages_per_s = coalesce($4, pages_per_s), in_flight = coalesce($5, in_flight) WHERE id = $1`,
+          // A process another one swept as lease-expired while it still ran (its event loop stalled past the lease)
+          // comes back: live again, so the URLs it claims from now on are swept if it dies.
+          `UPDATE processes SET last_beat_ms = $2, pages_done = coalesce($3, pages_done), pages_per_s = coalesce($4, pages_per_s), in_flight = coalesce($5, in_flight),
+             ended_at_ms = CASE WHEN end_reason = 'lease-expired' THEN NULL ELSE ended_at_ms END, end_reason = NULLIF(end_reason, 'lease-expired')
+           WHERE id = $1`,
           [this.identity.processId, this.now(), progress?.pagesDone ?? null, progress?.pagesPerS ?? null, progress?.inFlight ?? null],
         );
         await this.sweep();
