@@ -74,6 +74,8 @@ export async function runPostgresFrontierBench(): Promise<void> {
       `pg-frontier: 2 processes, claimBatch(${HOSTS / 2}) × ${ROUNDS} each: ${Math.round(claimed / (claimMs / 1000)).toLocaleString('en')} claims/s of claim time per process, ` +
         `${Math.round(claimed / bothWallS).toLocaleString('en')} URLs/s claimed and committed in all`,
     );
+    const { rows } = await store.pool.query<{ deadlocks: number }>(`SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()`);
+    console.log(`pg-frontier: deadlocks PostgreSQL broke (each transaction run again): ${rows[0]!.deadlocks}`);
     await one.close();
     await two.close();
     await second.close();
