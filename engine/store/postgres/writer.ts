@@ -307,7 +307,9 @@ export class PostgresCrawlWriter {
    */
   private async writePages(client: pg.PoolClient, pages: readonly PageWrite[], nowMs: number): Promise<number> {
     if (pages.length === 0) return 0;
-    const rows = pages.map((page) => page.row);
+    // One row per URL (a page written twice in a batch: the last stands, as SQLite's INSERT OR REPLACE leaves it).
+    const last = new Map(pages.map((page) => [page.row.urlId, page]));
+    const rows = [...last.values()].map((page) => page.row);
     await client.query(PAGES_SQL, [
       this.crawlId,
       rows.map((r) => r.urlId),
@@ -334,7 +336,7 @@ export class PostgresCrawlWriter {
       rows.map((r) => r.wordCount ?? null),
       rows.map((r) => r.lang ?? null),
     ]);
-    const texts = pages.filter((page) => page.text !== null && page.text !== '');
+    const texts = [...last.values()].filter((page) => page.text !== null && page.text !== '');
     if (texts.length > 0) {
       await client.query(
         `INSERT INTO page_texts (url_id, crawl_id, text) SELECT url_id, $1, text FROM unnest($2::bigint[], $3::text[]) AS t(url_id, text) ORDER BY url_id
