@@ -3,12 +3,10 @@
  * measured in the same run (`npm run bench -- crawl|url|frontier|renderer` runs one). Benchmarks crawl only servers they start on 127.0.0.1, in closed mode.
  * `npm run bench -- synthetic [--hosts N --pages N --skip-100k …]` runs the synthetic-site benchmark
  * (bench/synthetic.ts: Crawlbench against wget, Crawlee and two floors, then 100,000 pages alone);
- * it takes many minutes, so it runs only when named. `npm run bench -- pg-frontier` times claims of the
- * PostgreSQL frontier at 1M pending URLs (bench/postgres-frontier.ts), also only when named.
+ * it takes many minutes, so it runs only when named.
  */
 import { runCrawlBench } from './crawl';
 import { runFrontierBench } from './frontier';
-import { runPostgresFrontierBench } from './postgres-frontier';
 import { runRendererBench } from './renderer';
 import { runSyntheticBench } from './synthetic';
 import { runUrlBench } from './url';
@@ -18,5 +16,4 @@ if (!only || only === 'crawl') await runCrawlBench();
 if (!only || only === 'url') await runUrlBench();
 if (!only || only === 'frontier') await runFrontierBench();
 if (!only || only === 'renderer') await runRendererBench();
-if (only === 'pg-frontier') await runPostgresFrontierBench();
 if (only === 'synthetic') await runSyntheticBench(process.argv.slice(3));

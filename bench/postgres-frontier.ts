@@ -4,8 +4,9 @@
  * timed at that size: rounds of claimBatch(500) (one URL per host, maxInFlightPerHost 1) each
  * followed by one commit of their outcomes, by one process and then by two processes at once.
  * Prints URLs claimed per second of claim time and claimed-and-committed per second of wall time.
- * `npm run bench -- pg-frontier` (runs only when named; needs PostgreSQL's server binaries).
+ * Run it alone: `node --import tsx bench/postgres-frontier.ts` (needs PostgreSQL's server binaries).
  */
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_CRAWL_SETTINGS } from '../shared/types/crawl';
 import { PostgresCrawlRepository } from '../engine/store/postgres/crawl-repository';
 import { createPostgresCrawlStores, type PostgresCrawlStores } from '../engine/store/postgres/crawl-stores';
@@ -84,3 +85,5 @@ export async function runPostgresFrontierBench(): Promise<void> {
     await cluster.stop();
   }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runPostgresFrontierBench();

@@ -61,14 +61,14 @@ export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions
 
 /** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */
 export type { CrawlStores, RefetchOutcome } from './store/ports';
+/** A PostgreSQL store several crawler processes share (issue 13): the pool and its plain-words errors. */
+export { isPostgresUrl, openPostgresStore, postgresError, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
 export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
 /**
- * The PostgreSQL store (issue 13): several processes share one crawl's frontier. Open a pool
- * (openPostgresStore), read and create crawls (PostgresCrawlRepository), open one process's stores
- * on a crawl (createPostgresCrawlStores), and list the processes working on it (liveProcesses).
+ * The PostgreSQL store's crawl (issue 13): read and create crawls (PostgresCrawlRepository), open
+ * one process's stores on a crawl (createPostgresCrawlStores), list the processes working on it.
  */
-export { openPostgresStore, isPostgresUrl, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
 export { PostgresCrawlRepository } from './store/postgres/crawl-repository';
 export { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions, type PostgresStoreSettings } from './store/postgres/crawl-stores';
 export { liveProcesses, DEFAULT_LEASE_MS, type ProcessInfo, type ProcessRole } from './store/postgres/processes';

@@ -154,6 +154,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes',
     expect(survivor.frontier.hostStates(1).map((host) => host.inFlight)).toEqual([1, 1, 1]);
     const processes = await liveProcesses(pools[0]!, crawlId);
     expect(processes.map((p) => p.id)).toEqual([survivor.processId]);
+    const { rows } = await pools[0]!.pool.query(`SELECT end_reason, returned_urls FROM processes WHERE id = $1`, [killed.processId]);
+    expect(rows).toEqual([{ end_reason: 'lease-expired', returned_urls: 3 }]);
   }, 15_000);
 
   it('a process on this machine whose pid is gone is swept at once, without waiting for its lease', async () => {
@@ -189,8 +191,13 @@ describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes',
     expect(await repository.getCrawl(crawlId)).toMatchObject({ status: 'finished', finishedAtMs: 20, fetched: 1, queued: 9 });
     await a.close();
     await b.close();
-    // Closing gave back what each still held.
+    // Closing gave back what each still held, and wrote each one's pages done.
     expect(await repository.stateCounts(crawlId)).toMatchObject({ pending: 9, in_flight: 0 });
+    const { rows: ended } = await pools[0]!.pool.query(`SELECT id, end_reason, pages_done, in_flight, returned_urls FROM processes WHERE crawl_id = $1 ORDER BY started_at_ms, id`, [crawlId]);
+    expect(ended).toEqual([
+      { id: a.processId, end_reason: 'finished', pages_done: 1, in_flight: 0, returned_urls: 0 },
+      { id: b.processId, end_reason: 'finished', pages_done: 0, in_flight: 0, returned_urls: 0 },
+    ]);
     const { rows } = await pools[0]!.pool.query<{ n: number }>(`SELECT sum(in_flight)::bigint AS n FROM hosts WHERE crawl_id = $1`, [crawlId]);
     expect(rows[0]!.n).toBe(0);
   });

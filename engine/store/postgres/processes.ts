@@ -131,28 +131,33 @@ export async function sweepDeadProcesses(client: pg.ClientBase, crawlId: number,
     [crawlId, options.nowMs, options.selfId, options.leaseMs, gone],
   );
   const ids = ended.map((row) => row.id);
-  if (ids.length > 0) await giveBack(client, crawlId, ids);
+  if (ids.length > 0) await giveBack(client, crawlId, ids, { swept: true });
   return ids;
 }
 
 /**
  * Returns to pending every URL that processes `owners` hold in flight, deletes their sitemap host
- * slots, and takes the slots they still held off their hosts' `in_flight`: one statement.
+ * slots, and takes the slots they still held off their hosts' `in_flight`: one statement. With
+ * `swept` (the lease sweep found them dead), each owner's `processes.returned_urls` grows by the
+ * URLs it gave back (what a crash may cost in refetches).
  */
-export async function giveBack(client: pg.ClientBase, crawlId: number, owners: readonly string[]): Promise<void> {
+export async function giveBack(client: pg.ClientBase, crawlId: number, owners: readonly string[], { swept = false }: { swept?: boolean } = {}): Promise<void> {
   await client.query(
     `WITH held AS (
-       SELECT id, slot_held FROM urls WHERE owner = ANY($2::text[]) AND state = 'in_flight' AND crawl_id = $1 ORDER BY id FOR UPDATE
+       SELECT id, slot_held, owner FROM urls WHERE owner = ANY($2::text[]) AND state = 'in_flight' AND crawl_id = $1 ORDER BY id FOR UPDATE
      ), returned AS (
        UPDATE urls u SET state = 'pending', owner = NULL, slot_held = false FROM held WHERE u.id = held.id
-       RETURNING u.host, held.slot_held
+       RETURNING u.host, held.slot_held, held.owner
+     ), recorded AS (
+       UPDATE processes p SET returned_urls = p.returned_urls + r.n
+       FROM (SELECT owner, count(*) AS n FROM returned GROUP BY owner) r WHERE $3 AND p.id = r.owner
      ), slots AS (
        DELETE FROM host_slots WHERE owner = ANY($2::text[]) AND crawl_id = $1 RETURNING host
      ), per_host AS (
        SELECT host, count(*) AS n FROM (SELECT host FROM returned WHERE slot_held UNION ALL SELECT host FROM slots) AS freed GROUP BY host ORDER BY host
      )
      UPDATE hosts h SET in_flight = h.in_flight - p.n FROM per_host p WHERE h.crawl_id = $1 AND h.host = p.host`,
-    [crawlId, owners],
+    [crawlId, owners, swept],
   );
 }
 
@@ -266,8 +271,9 @@ export class ProcessLease {
   }
 
   /**
-   * Ends this process's row with `endReason` and gives back the URLs it still holds in flight
-   * (pending again) and its slots, in one transaction; stops the heartbeat. Safe to call twice.
+   * Ends this process's row with `endReason` and its last progress (pages done), and gives back
+   * the URLs it still holds in flight (pending again) and its slots, in one transaction; stops the
+   * heartbeat. Safe to call twice.
    */
   async close(endReason: ProcessEndReason): Promise<void> {
     this.stop();
@@ -275,11 +281,13 @@ export class ProcessLease {
     await this.beating;
     this.ended = true;
     await inRetriedTransaction(this.store, async (client) => {
-      await client.query(`UPDATE processes SET ended_at_ms = coalesce(ended_at_ms, $2), end_reason = coalesce(end_reason, $3), last_beat_ms = greatest(last_beat_ms, $2) WHERE id = $1`, [
-        this.identity.processId,
-        this.now(),
-        endReason,
-      ]);
+      const progress = this.options.progress?.();
+      await client.query(
+        `UPDATE processes SET ended_at_ms = coalesce(ended_at_ms, $2), end_reason = coalesce(end_reason, $3), last_beat_ms = greatest(last_beat_ms, $2),
+           pages_done = coalesce($4, pages_done), pages_per_s = coalesce($5, pages_per_s), in_flight = 0
+         WHERE id = $1`,
+        [this.identity.processId, this.now(), endReason, progress?.pagesDone ?? null, progress?.pagesPerS ?? null],
+      );
       await giveBack(client, this.crawlId, [this.identity.processId]);
     });
   }
