@@ -50,6 +50,11 @@ describe.skipIf(unavailable !== null)('PostgresCrawlRepository', () => {
       expect(await repository.newestRunningCrawlId()).toBe(second);
       await repository.setStatus(second, 'finished', 3_000);
       expect(await repository.newestRunningCrawlId()).toBe(first);
+      await repository.setStatus(first, 'stopped', null);
+      expect(await repository.newestRunningCrawlId()).toBeNull();
+      expect(await repository.newestUnfinishedCrawlId()).toBe(first);
+      await repository.setStatus(first, 'finished', 4_000);
+      expect(await repository.newestUnfinishedCrawlId()).toBeNull();
       await repository.updateSettings(first, { ...DEFAULT_CRAWL_SETTINGS, maxDepth: 3 });
       expect((await repository.getCrawl(first)).settings.maxDepth).toBe(3);
       expect(await repository.duplicateCount(first)).toBe(0);

@@ -64,6 +64,12 @@ export class PostgresCrawlRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** The newest crawl not finished (running, paused, stopped or interrupted: the one `crawlbench resume` continues), or null when every crawl finished. */
+  async newestUnfinishedCrawlId(): Promise<number | null> {
+    const { rows } = await this.query<{ id: number }>(`SELECT id FROM crawls WHERE status <> 'finished' ORDER BY id DESC LIMIT 1`);
+    return rows[0]?.id ?? null;
+  }
+
   /** Replaces the crawl's stored settings. */
   async updateSettings(crawlId: number, settings: CrawlSettings): Promise<void> {
     await this.query(`UPDATE crawls SET settings_json = $1 WHERE id = $2`, [JSON.stringify(settings), crawlId]);
