@@ -202,6 +202,25 @@ describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes',
     expect(rows[0]!.n).toBe(0);
   });
 
+  it('fractional ms (durations from performance.now()) are stored as whole ms: a host becomes eligible no earlier than the formula says', async () => {
+    const policy = { maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 10_000, delayFactor: 10 };
+    const [stores] = (await crawlWith(1, policy)).procs as [PostgresCrawlStores];
+    await stores.writer.commit({ nowMs: 0.4, candidates: [candidate('a.test', '1'), candidate('a.test', '2')] });
+    const [first] = await stores.frontier.claimBatch(1, 0.6);
+    const disposition = { fetchMs: 10.25, nowMs: 1_000.7, httpStatus: 200 };
+    stores.frontier.releaseHost(first!, disposition);
+    const row = { urlId: first!.id, finalUrl: first!.url, httpStatus: 200, contentType: null, bodyBytes: 1, truncated: false, fetchMs: 10.25, title: null, location: null, fetchedAtMs: 1_000.7, fingerprint: null, minhash: null, textChars: null, noindex: false, linksOverCap: 0 };
+    await stores.writer.commit({ nowMs: 1_000.7, pages: [{ row, text: null, content: null }], outcomes: [{ kind: 'done', url: first!, disposition }], status: { status: 'running', finishedAtMs: null } });
+    // 1_000.7 + 10 × 10.25 = 1_103.2: eligible at 1_104.
+    expect(stores.frontier.hostStates(0)).toMatchObject([{ host: 'a.test', nextEligibleAtMs: 1_104 }]);
+    expect(await stores.frontier.claimBatch(1, 1_103.9)).toEqual([]);
+    expect(await stores.frontier.claimBatch(1, 1_104)).toHaveLength(1);
+    const { rows } = await pools[0]!.pool.query(`SELECT u.fetched_at_ms, p.fetched_at_ms AS page_at, p.fetch_ms FROM urls u JOIN pages p ON p.url_id = u.id`);
+    expect(rows).toEqual([{ fetched_at_ms: 1_001, page_at: 1_001, fetch_ms: 10 }]);
+    await stores.writer.setStatus('stopped', 2_000.5);
+    expect((await stores.writer.summary()).finishedAtMs).toBe(2_001);
+  });
+
   it('a sitemap host slot is reserved crawl-wide: taken once granted, refused while the host is busy, given back with its delay', async () => {
     const policy = { maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 10_000, delayFactor: 10 };
     const { procs } = await crawlWith(2, policy, { pollMs: 20 });

@@ -174,7 +174,9 @@ export class PostgresFrontier implements FrontierStore {
 
   async claimBatch(max: number, nowMs: number): Promise<ClaimedUrl[]> {
     if (max <= 0) return [];
-    const claimed = await this.withReleases((client) => client.query<ClaimedUrl>(CLAIM_SQL, [this.crawlId, nowMs, this.policy.maxInFlightPerHost, max, this.options.processId]));
+    // Epoch ms columns are bigint: a fractional now is rounded down (a host is not eligible early).
+    const atMs = Math.floor(nowMs);
+    const claimed = await this.withReleases((client) => client.query<ClaimedUrl>(CLAIM_SQL, [this.crawlId, atMs, this.policy.maxInFlightPerHost, max, this.options.processId]));
     for (const url of claimed.rows) this.mine.set(url.id, url);
     await this.refresh();
     return claimed.rows;
@@ -185,7 +187,7 @@ export class PostgresFrontier implements FrontierStore {
   }
 
   async refetch(urlId: number, nowMs: number): Promise<RefetchOutcome> {
-    const { rows } = await this.query<{ state: string; host: string; queued: boolean }>(REFETCH_SQL, [this.crawlId, urlId, nowMs]);
+    const { rows } = await this.query<{ state: string; host: string; queued: boolean }>(REFETCH_SQL, [this.crawlId, urlId, Math.floor(nowMs)]);
     const row = rows[0];
     let outcome: RefetchOutcome;
     if (!row) outcome = 'not-found';
@@ -258,10 +260,10 @@ export class PostgresFrontier implements FrontierStore {
 
   async setTrapState(trapId: number, state: TrapState, nowMs: number): Promise<TrapStateChange | null> {
     const change = await inRetriedTransaction(this.store, async (client) => {
-      const result = await this.options.changeTrapState(client, trapId, state, nowMs);
+      const result = await this.options.changeTrapState(client, trapId, state, Math.round(nowMs));
       // Released URLs are pending again: their host wakes at nowMs (a longer wait is kept).
       if (result !== null && result.released > 0) {
-        await client.query(`UPDATE hosts SET next_eligible_at_ms = greatest(next_eligible_at_ms, $3) WHERE crawl_id = $1 AND host = $2`, [this.crawlId, result.host, nowMs]);
+        await client.query(`UPDATE hosts SET next_eligible_at_ms = greatest(next_eligible_at_ms, $3) WHERE crawl_id = $1 AND host = $2`, [this.crawlId, result.host, Math.floor(nowMs)]);
       }
       return result;
     });
@@ -351,7 +353,7 @@ export class PostgresFrontier implements FrontierStore {
     try {
       const slot = await inRetriedTransaction(this.store, async (client) => {
         await client.query(`INSERT INTO hosts (crawl_id, host) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [this.crawlId, host]);
-        const { rows } = await client.query<{ slot_id: number | null; next_eligible_at_ms: number }>(TAKE_SLOT_SQL, [this.crawlId, host, nowMs, this.options.processId, this.policy.maxInFlightPerHost]);
+        const { rows } = await client.query<{ slot_id: number | null; next_eligible_at_ms: number }>(TAKE_SLOT_SQL, [this.crawlId, host, Math.floor(nowMs), this.options.processId, this.policy.maxInFlightPerHost]);
         return rows[0]!;
       });
       this.reservations.set(host, slot.slot_id !== null ? { state: 'taken', slotId: slot.slot_id } : { state: 'refused', retryAtMs: Math.max(slot.next_eligible_at_ms, nowMs + this.pollMs) });

@@ -16,7 +16,7 @@ export interface HostRelease {
   /** The `host_slots` row given back; null for a URL's slot. */
   slotId: number | null;
   host: string;
-  /** Epoch ms the host may next be fetched from (the disposition's end + the politeness delay). */
+  /** Epoch ms the host may next be fetched from (the disposition's end + the politeness delay), a whole ms rounded up. */
   eligibleAtMs: number;
   /** Why the host waits until then, as the Frontier view shows it. */
   reason: HostWaitReason;
@@ -28,7 +28,8 @@ export interface HostRelease {
  * own request (Crawl-delay, Retry-After) when that is longer than the adaptive delay.
  */
 export function hostRelease(policy: PolitenessPolicy, host: string, disposition: Disposition, ids: { urlId: number | null; slotId: number | null }): HostRelease {
-  const eligibleAtMs = disposition.nowMs + politenessDelayMs(policy, disposition.fetchMs, disposition.extraDelayMs ?? 0);
+  // Whole ms for the bigint column, rounded up: never before the formula's time.
+  const eligibleAtMs = Math.ceil(disposition.nowMs + politenessDelayMs(policy, disposition.fetchMs, disposition.extraDelayMs ?? 0));
   const reason: HostWaitReason = (disposition.extraDelayMs ?? 0) > adaptiveDelayMs(policy, disposition.fetchMs) ? (disposition.extraDelayReason ?? 'robots Crawl-delay') : 'politeness delay';
   return { ...ids, host, eligibleAtMs, reason };
 }

@@ -144,7 +144,8 @@ export class PostgresCrawlWriter {
    * @throws Error when a link, alias, redirect or sitemap listing names a key that is neither a
    *   candidate of the batch nor a known URL; a storage error (DISK_FULL, DB_BUSY after 3 tries …)
    */
-  async commit(batch: CommitBatch): Promise<CommitResult> {
+  async commit(input: CommitBatch): Promise<CommitResult> {
+    const batch = wholeMs(input);
     const releases = this.process.takeReleases();
     // Each outcome also frees its host (when its claim was not released yet) and applies its disposition's
     // delay: written with the queued releases, first, so the transaction takes host rows before URL rows.
@@ -161,7 +162,7 @@ export class PostgresCrawlWriter {
       this.process.putBackReleases(releases);
       throw error;
     }
-    this.process.committed(batch, result);
+    this.process.committed(input, result);
     return result;
   }
 
@@ -171,7 +172,7 @@ export class PostgresCrawlWriter {
    * process row, and the last process to end sets the crawl's status.
    */
   async setStatus(status: CrawlStatus, finishedAtMs: number | null): Promise<void> {
-    await inRetriedTransaction(this.store, (client) => this.writeStatus(client, status, finishedAtMs));
+    await inRetriedTransaction(this.store, (client) => this.writeStatus(client, status, finishedAtMs === null ? null : Math.round(finishedAtMs)));
     this.process.ended(status);
   }
 
@@ -371,7 +372,7 @@ export class PostgresCrawlWriter {
     const rows: OutcomeRow[] = [];
     for (const outcome of outcomes) {
       const { url, disposition } = outcome;
-      const base = { id: url.id, fetchedAtMs: disposition.nowMs, httpStatus: disposition.httpStatus ?? null, errorCode: null, errorReason: null, robotsLine: null, retryReason: null };
+      const base = { id: url.id, fetchedAtMs: Math.round(disposition.nowMs), httpStatus: disposition.httpStatus ?? null, errorCode: null, errorReason: null, robotsLine: null, retryReason: null };
       switch (outcome.kind) {
         case 'done':
           rows.push({ ...base, state: 'done' });
@@ -472,6 +473,21 @@ export class PostgresCrawlWriter {
     }
     await client.query(`UPDATE crawls SET status = $1, finished_at_ms = $2 WHERE id = $3`, [status, finishedAtMs, this.crawlId]);
   }
+}
+
+/**
+ * The batch with its epoch-ms and duration fields in whole ms, as the bigint columns take them
+ * (a clock or a duration from performance.now() has a fraction): rounded to the nearest ms.
+ */
+function wholeMs(batch: CommitBatch): CommitBatch {
+  const round = (ms: number) => Math.round(ms);
+  return {
+    ...batch,
+    nowMs: round(batch.nowMs),
+    ...(batch.pages ? { pages: batch.pages.map((page) => ({ ...page, row: { ...page.row, fetchedAtMs: round(page.row.fetchedAtMs) } })) } : {}),
+    ...(batch.sitemaps ? { sitemaps: batch.sitemaps.map((sitemap) => ({ ...sitemap, fetchMs: round(sitemap.fetchMs), fetchedAtMs: round(sitemap.fetchedAtMs) })) } : {}),
+    ...(batch.status ? { status: { ...batch.status, finishedAtMs: batch.status.finishedAtMs === null ? null : round(batch.status.finishedAtMs) } } : {}),
+  };
 }
 
 /** A link's text as stored: null when it is its target's URL exactly (migration 0016's rule; a spelling with a #fragment always differs). */
