@@ -38,7 +38,7 @@ export interface PostgresStoreOptions {
 
 /** The stores of one process on a PostgreSQL crawl. */
 export interface PostgresCrawlStores extends CrawlStores {
-  /** The shared frontier (with `refresh()`: read the crawl-wide snapshot now). */
+  /** The shared frontier (with `refresh()`: read the whole crawl-wide snapshot now, every host included). */
   frontier: PostgresFrontier;
   /** This process's id (`processes.id`). */
   processId: string;
@@ -155,7 +155,12 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
     writer: {
       async commit(batch) {
         const result = await writer.commit(batch);
-        await frontier.refresh();
+        // The hosts the batch touched: its outcomes', its new URLs', and those a new trap took URLs from.
+        await frontier.refreshHosts([
+          ...(batch.outcomes ?? []).map((outcome) => outcome.url.host),
+          ...result.addedHosts,
+          ...(result.heldFromPending ?? []).map((url) => url.host),
+        ]);
         return result;
       },
       setStatus: (status, finishedAtMs) => writer.setStatus(status, finishedAtMs),
