@@ -65,6 +65,14 @@ export type { CrawlStores, RefetchOutcome } from './store/ports';
 export { isPostgresUrl, openPostgresStore, postgresError, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
 export { createSqliteCrawlStores } from './store/sqlite/crawl-stores';
 
+/**
+ * The PostgreSQL store's crawl (issue 13): read and create crawls (PostgresCrawlRepository), open
+ * one process's stores on a crawl (createPostgresCrawlStores), list the processes working on it.
+ */
+export { PostgresCrawlRepository } from './store/postgres/crawl-repository';
+export { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions, type PostgresStoreSettings } from './store/postgres/crawl-stores';
+export { liveProcesses, DEFAULT_LEASE_MS, type ProcessInfo, type ProcessRole } from './store/postgres/processes';
+
 /** Host overrides (`--resolve host=ip:port`) as the crawler's resolver takes them. */
 export { parseHostOverride } from './fetch/dns';
 

@@ -135,6 +135,11 @@ export interface HostState {
   nextEligibleAtMs: number;
   /** Why it waits at `nowMs`, or null when it is eligible now (or has nothing to do). */
   waitingReason: HostWaitReason | null;
+  /**
+   * The process that last claimed from the host (a PostgreSQL store shared by several processes:
+   * `processes.id`); null before any claim. The SQLite store (one process) leaves it undefined.
+   */
+  holder?: string | null;
 }
 
 /** What {@link FrontierStore.refetch} did: re-queued it, or why not (already queued, being fetched, held by a crawler trap: release the trap, no such URL in the crawl). */

@@ -2,30 +2,17 @@
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
-import { BoundedCache } from '../../dedupe/seen-cache';
-import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
-
-/**
- * Sketches kept in memory for candidate checks: a bucket's members are checked against every new
- * page that lands in it, so the pages of crowded buckets (shared boilerplate) are read again and
- * again. 65,536 sketches of 256 bytes, about 24 MiB with the map's overhead.
- */
-const SKETCH_CACHE = { maxEntries: 65_536, maxBytes: 24 * 1024 * 1024 } as const;
-
-/** How a page's content relates to earlier pages of the crawl. */
-export type ContentVerdict =
-  | { kind: 'unique' }
-  | { kind: 'exact'; groupId: number; duplicateOf: number }
-  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
-
-export interface ContentDedupeOptions {
-  /** Estimated Jaccard similarity at or above which two pages are near-duplicates. */
-  threshold: number;
-  /** Pages with fewer words are only compared exactly (tiny pages are trivially "similar"). @default 20 */
-  minWordsForNear?: number;
-  /** Candidates verified per page at most (a bucket of boilerplate pages can be large). @default 64 */
-  maxCandidates?: number;
-}
+import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
+import {
+  bestNearMatch,
+  createSketchCache,
+  DEFAULT_MAX_CANDIDATES,
+  DEFAULT_MIN_WORDS_FOR_NEAR,
+  sketchFromBlob,
+  walkCandidates,
+  type ContentDedupeOptions,
+  type ContentVerdict,
+} from '../../dedupe/content-verdict';
 
 /**
  * The content-seen test (seed 003, IIR 20.2 "Doc FP's"; IIR 19.6 near-duplicates), run on the
@@ -43,7 +30,7 @@ export class ContentDedupe {
   private readonly insertBand: Statement;
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
-  private readonly sketches = new BoundedCache<Uint32Array>({ ...SKETCH_CACHE, sizeOf: (key) => 2 * key.length + MINHASH_SIZE * 4 + 120 });
+  private readonly sketches = createSketchCache();
 
   constructor(
     db: WritableDB,
@@ -78,19 +65,11 @@ export class ContentDedupe {
       return { kind: 'exact', groupId, duplicateOf: original };
     }
     const buckets = bandBuckets(content.minhash);
-    let best: { urlId: number; similarity: number } | null = null;
-    if (content.words >= (this.options.minWordsForNear ?? 20)) {
-      const seen = new Set<number>();
-      const maxCandidates = this.options.maxCandidates ?? 64;
-      for (let band = 0; band < buckets.length && seen.size < maxCandidates; band += 1) {
-        for (const candidate of this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, maxCandidates - seen.size) as number[]) {
-          if (seen.has(candidate)) continue;
-          seen.add(candidate);
-          const similarity = estimatedJaccard(content.minhash, this.sketch(candidate));
-          if (similarity >= this.options.threshold && (!best || similarity > best.similarity)) best = { urlId: candidate, similarity };
-        }
-      }
-    }
+    const candidates =
+      content.words >= (this.options.minWordsForNear ?? DEFAULT_MIN_WORDS_FOR_NEAR)
+        ? walkCandidates(buckets.length, (band, limit) => this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, limit) as number[], this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES)
+        : [];
+    const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
     buckets.forEach((bucket, band) => this.insertBand.run(this.crawlId, band, bucket, urlId));
     this.sketches.set(String(urlId), content.minhash);
     if (!best) return { kind: 'unique' };
@@ -112,19 +91,10 @@ export class ContentDedupe {
     const key = String(urlId);
     let sketch = this.sketches.get(key);
     if (sketch === undefined) {
-      sketch = sketchFrom(this.sketchOf.get(urlId) as Buffer | null);
+      sketch = sketchFromBlob(this.sketchOf.get(urlId) as Buffer | null);
       this.sketches.set(key, sketch);
     }
     return sketch;
   }
 }
 
-/** A sketch stored as a BLOB of little-endian uint32 values. */
-export function sketchToBlob(sketch: Uint32Array): Buffer {
-  return Buffer.from(sketch.buffer, sketch.byteOffset, sketch.byteLength);
-}
-
-function sketchFrom(blob: Buffer | null): Uint32Array {
-  if (!blob) return new Uint32Array(0);
-  return new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-}

@@ -1,0 +1,80 @@
+/**
+ * The content-seen test's shapes and rules that every crawl store shares (seed 003; IIR 19.6 and
+ * 20.2): the verdict, the options, the sketch encoding and cache, and the candidate walk over LSH
+ * band buckets with its verification by estimated Jaccard. The stores (store/sqlite/content-dedupe.ts,
+ * store/postgres/content-dedupe.ts) read and write the rows; what a page is compared with, and how
+ * the best match is chosen, is decided here once.
+ */
+import { BoundedCache } from './seen-cache';
+import { estimatedJaccard, MINHASH_SIZE } from './shingles';
+
+/** How a page's content relates to earlier pages of the crawl. */
+export type ContentVerdict =
+  | { kind: 'unique' }
+  | { kind: 'exact'; groupId: number; duplicateOf: number }
+  | { kind: 'near'; groupId: number; duplicateOf: number; similarity: number };
+
+export interface ContentDedupeOptions {
+  /** Estimated Jaccard similarity at or above which two pages are near-duplicates. */
+  threshold: number;
+  /** Pages with fewer words are only compared exactly (tiny pages are trivially "similar"). @default 20 */
+  minWordsForNear?: number;
+  /** Candidates verified per page at most (a bucket of boilerplate pages can be large). @default 64 */
+  maxCandidates?: number;
+}
+
+/** {@link ContentDedupeOptions.minWordsForNear}'s default. */
+export const DEFAULT_MIN_WORDS_FOR_NEAR = 20;
+/** {@link ContentDedupeOptions.maxCandidates}'s default. */
+export const DEFAULT_MAX_CANDIDATES = 64;
+
+/**
+ * Sketches kept in memory for candidate checks: a bucket's members are checked against every new
+ * page that lands in it, so the pages of crowded buckets (shared boilerplate) are read again and
+ * again. 65,536 sketches of 256 bytes, about 24 MiB with the map's overhead.
+ */
+const SKETCH_CACHE = { maxEntries: 65_536, maxBytes: 24 * 1024 * 1024 } as const;
+
+/** A bounded cache of MinHash sketches by URL id (as a string), sized by {@link SKETCH_CACHE}. */
+export function createSketchCache(): BoundedCache<Uint32Array> {
+  return new BoundedCache<Uint32Array>({ ...SKETCH_CACHE, sizeOf: (key) => 2 * key.length + MINHASH_SIZE * 4 + 120 });
+}
+
+/** A sketch as stored (`pages.minhash`: SQLite BLOB, PostgreSQL bytea): its uint32 values, little-endian, back to back. */
+export function sketchToBlob(sketch: Uint32Array): Buffer {
+  return Buffer.from(sketch.buffer, sketch.byteOffset, sketch.byteLength);
+}
+
+/** A stored sketch ({@link sketchToBlob}) read back; an empty sketch when none is stored (it matches nothing). */
+export function sketchFromBlob(blob: Buffer | Uint8Array | null): Uint32Array {
+  if (!blob) return new Uint32Array(0);
+  return new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+/**
+ * The near-duplicate candidates of a page, in the order they are verified: band by band, the
+ * members of the page's bucket in that band (`membersOf(band, limit)`: at most `limit` URL ids of
+ * the bucket other than the page, in the store's index order), each id once, until
+ * `maxCandidates` distinct ids are met. A band asks for the room left, so a crowded bucket of
+ * boilerplate pages cannot crowd out the later bands.
+ */
+export function walkCandidates(bands: number, membersOf: (band: number, limit: number) => readonly number[], maxCandidates: number): number[] {
+  const seen = new Set<number>();
+  for (let band = 0; band < bands && seen.size < maxCandidates; band += 1) {
+    for (const candidate of membersOf(band, maxCandidates - seen.size)) seen.add(candidate);
+  }
+  return [...seen];
+}
+
+/**
+ * The candidate most similar to `sketch` by estimated Jaccard, at or above `threshold` (the first
+ * of equals in candidate order), or null when none reaches it. `sketchOf` gives a candidate's sketch.
+ */
+export function bestNearMatch(sketch: Uint32Array, candidates: readonly number[], sketchOf: (urlId: number) => Uint32Array, threshold: number): { urlId: number; similarity: number } | null {
+  let best: { urlId: number; similarity: number } | null = null;
+  for (const candidate of candidates) {
+    const similarity = estimatedJaccard(sketch, sketchOf(candidate));
+    if (similarity >= threshold && (!best || similarity > best.similarity)) best = { urlId: candidate, similarity };
+  }
+  return best;
+}

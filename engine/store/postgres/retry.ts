@@ -1,0 +1,38 @@
+/**
+ * Transactions that several crawler processes run at once on one crawl (claims, commit batches,
+ * the lease sweep) may deadlock or fail to serialize; PostgreSQL then rolls one back with SQLSTATE
+ * 40P01 (deadlock_detected) or 40001 (serialization_failure), and running it again succeeds.
+ */
+import type pg from 'pg';
+import { inTransaction, type PostgresStore } from './pool';
+
+/** SQLSTATEs after which the whole transaction is run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/** Tries of a transaction that PostgreSQL rolled back for a deadlock or a serialization failure. */
+export const TRANSACTION_TRIES = 3;
+
+/** True when `error` (or the error it wraps, pool.ts postgresError's `cause`) is a deadlock or serialization failure. */
+export function isRetryable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `work` in one transaction ({@link inTransaction}), again from the start (up to
+ * {@link TRANSACTION_TRIES} tries in all) when PostgreSQL rolled it back for a deadlock or a
+ * serialization failure. `work` must be safe to run again: everything it wrote was rolled back.
+ * @throws the last try's error (DB_BUSY for a deadlock after every try), or `work`'s own error at once
+ */
+export async function inRetriedTransaction<T>(store: PostgresStore, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inTransaction(store, work);
+    } catch (error) {
+      if (attempt >= TRANSACTION_TRIES || !isRetryable(error)) throw error;
+    }
+  }
+}

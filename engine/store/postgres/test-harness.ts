@@ -1,0 +1,93 @@
+/**
+ * Test support for the PostgreSQL stores (issue 13): a database per test cut from a migrated
+ * template (CREATE DATABASE … TEMPLATE, a few ms), and the contract harness (store/contract/) over
+ * it, where a "process" is one CrawlStores with its own process id and a crash is a process that
+ * stops without writing and whose lease has run out.
+ */
+import pg from 'pg';
+import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
+import type { StoreHarness } from '../contract/frontier-store.contract';
+import type { CrawlStores, PolitenessPolicy } from '../ports';
+import { PostgresCrawlRepository } from './crawl-repository';
+import { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions } from './crawl-stores';
+import { openPostgresStore, type PostgresStore } from './pool';
+
+const TEMPLATE = 'crawlbench_template';
+
+/** Databases cut from one migrated template on the cluster at `clusterUrl` (its `crawlbench` database). */
+export class TestDatabases {
+  private made = 0;
+  private ready: Promise<void> | null = null;
+
+  constructor(private readonly clusterUrl: string) {}
+
+  /** A new, migrated, empty database. @returns its URL */
+  async create(): Promise<string> {
+    this.ready ??= (async () => {
+      await this.admin(`CREATE DATABASE ${TEMPLATE}`);
+      const template = await openPostgresStore(this.urlOf(TEMPLATE));
+      await template.close();
+    })();
+    await this.ready;
+    this.made += 1;
+    const name = `crawl_test_${process.pid}_${this.made}`;
+    await this.admin(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+    return this.urlOf(name);
+  }
+
+  private urlOf(database: string): string {
+    const url = new URL(this.clusterUrl);
+    url.pathname = `/${database}`;
+    return url.toString();
+  }
+
+  private async admin(sql: string): Promise<void> {
+    const client = new pg.Client({ connectionString: this.clusterUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+/** Crawl settings for a test crawl under `policy`. */
+export const testSettings = (policy: PolitenessPolicy) => ({ ...DEFAULT_CRAWL_SETTINGS, ...policy });
+
+/**
+ * The storage contract's harness on PostgreSQL: a fresh database per harness, one pool, stores
+ * per "process". `reopen` simulates a crash: the old process's timers stop without writing, its
+ * last beat is set to 0 (lease run out), and a new process's stores sweep it on open.
+ */
+export function postgresHarness(databases: () => TestDatabases, options: PostgresStoreOptions = {}): StoreHarness {
+  let store: PostgresStore | null = null;
+  const opened: PostgresCrawlStores[] = [];
+  const storeOf = async (): Promise<PostgresStore> => (store ??= await openPostgresStore(await databases().create(), 8));
+  const open = async (crawlId: number, policy: PolitenessPolicy): Promise<PostgresCrawlStores> => {
+    const stores = await createPostgresCrawlStores(await storeOf(), crawlId, testSettings(policy), options);
+    opened.push(stores);
+    return stores;
+  };
+  const count = async (table: string, crawlId: number) => {
+    const { rows } = await (await storeOf()).pool.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM ${table} WHERE crawl_id = $1`, [crawlId]);
+    return rows[0]!.n;
+  };
+  return {
+    async open(policy) {
+      const crawlId = await new PostgresCrawlRepository(await storeOf()).createCrawl(['http://a.test/'], testSettings(policy), 0);
+      return open(crawlId, policy);
+    },
+    async reopen(stores: CrawlStores, policy) {
+      const old = stores as PostgresCrawlStores;
+      old.detach();
+      await (await storeOf()).pool.query(`UPDATE processes SET last_beat_ms = 0 WHERE id = $1`, [old.processId]);
+      return open(stores.crawlId, policy);
+    },
+    storedRows: async (stores) => ({ urls: await count('urls', stores.crawlId), pages: await count('pages', stores.crawlId), links: await count('links', stores.crawlId) }),
+    async close() {
+      for (const stores of opened) stores.detach();
+      await store?.close();
+    },
+  };
+}
