@@ -89,6 +89,5 @@ export { changeTrapState } from './store/sqlite/trap-rows';
 export type { TrapStateChange } from './store/ports';
 
 /** A PostgreSQL store (issue 13): its pool, and a crawl of it copied into a SQLite crawl database for the read-side views, exports and checkpoints. */
-export { isPostgresUrl, openPostgresStore, redactStoreUrl, type PostgresStore } from './store/postgres/pool';
 export { copyCrawlToSqlite, copyCrawlsToSqlite, newestPostgresCrawl, postgresCrawlIds, type SnapshotOptions, type SnapshotResult } from './store/postgres/snapshot';
 export { createPostgresCheckpoint, listPostgresCheckpoints } from './store/postgres/checkpoints';

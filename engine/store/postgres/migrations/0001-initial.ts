@@ -7,8 +7,9 @@
  *   (the politeness delay, Crawl-delay, Retry-After, crawl-wide), `in_flight` (requests to it now,
  *   over all processes, capped by maxInFlightPerHost) and `holder` (the process that claimed it
  *   last). Claims lock host rows with `FOR UPDATE SKIP LOCKED` (postgres/frontier.ts).
- * - `urls.owner`: the process holding an in-flight URL (its lease); `processes`: each process's
- *   heartbeat, so a dead one's in-flight URLs and host slots return to pending after the lease.
+ * - `urls.owner`: the process holding an in-flight URL (its lease), `urls.slot_held`: whether it
+ *   still holds a host slot; `processes`: each process's heartbeat, so a dead one's in-flight URLs
+ *   and host slots return after the lease (`returned_urls` counts what the sweep gave back).
  * - `host_slots`: host slots taken for fetches that are not frontier URLs (sitemaps), by owner.
  * - `url_counts`: URLs by state, kept by statement triggers on `urls` in one shard per server
  *   backend (`pg_backend_pid()`), so reading a crawl's counts sums a few rows instead of counting
@@ -92,6 +93,11 @@ CREATE TABLE urls (
   sources integer NOT NULL DEFAULT 0,
   trap_id bigint REFERENCES traps(id) ON DELETE SET NULL,
   owner text,
+  -- True while an in-flight URL holds one of its host's request slots (hosts.in_flight): a claim
+  -- sets it, the host release (postgres/host-releases.ts) or the outcome clears it, so a release
+  -- counts once however often it is sent, and the lease sweep gives back exactly the slots a dead
+  -- process still held.
+  slot_held boolean NOT NULL DEFAULT false,
   UNIQUE (crawl_id, normalized_key)
 );
 -- The claim's per-host read: a host's pending URLs in priority order.

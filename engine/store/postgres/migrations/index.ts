@@ -7,7 +7,6 @@
 import type { PoolClient } from 'pg';
 import { CodedError } from '../../../../shared/types/result';
 import { POSTGRES_SCHEMA_1 } from './0001-initial';
-import { POSTGRES_SCHEMA_3 } from './0003-slot-held';
 
 /** One schema step: `sql` runs as one multi-statement query inside the step's transaction. */
 export interface PostgresMigration {
@@ -17,10 +16,7 @@ export interface PostgresMigration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
-  { version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 },
-  { version: 3, name: 'slot-held', sql: POSTGRES_SCHEMA_3 },
-];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [{ version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 }];
 
 /** pg_advisory_xact_lock key of the migration step (any constant the crawler alone uses: "crawlben" in ASCII). */
 const MIGRATION_LOCK_KEY = 0x637261776c62656en;
