@@ -6,7 +6,7 @@
  * fetch slots (--threads, default 16). Prints pages/s of each (distinct pages the server answered,
  * over the wall time from the first spawn to the last exit) and the ratios against 1 process on
  * PostgreSQL and against SQLite. Then the PostgreSQL frontier's claim rate with 1,000,000 pending
- * URLs over 1,000 hosts: claims of 64 URLs, each released at once, for 10 s.
+ * URLs over 500 hosts (bench/postgres-frontier.ts: claims and commits, one process and two).
  *
  * PostgreSQL is a throwaway cluster (testweb/postgres.ts) with durability off (fsync,
  * synchronous_commit and full_page_writes off), as a benchmark's cluster; every run gets its own
@@ -22,7 +22,7 @@ import pg from 'pg';
 import { cliBundle } from '../scripts/cli-bundle.mjs';
 import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../testweb/postgres';
 import { checkSyntheticShape, syntheticHost, type SyntheticShape } from '../testweb/synthetic-site';
-import { measureClaimRate } from './claim-rate';
+import { runPostgresFrontierBench } from './postgres-frontier';
 import { bundle, resolveFlags, startServer, type RunningServer } from './synthetic';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -134,17 +134,14 @@ export async function runScaleBench(argv: string[] = []): Promise<void> {
       const noCollapse = two.pages / two.seconds >= one.pages / one.seconds && four.pages / four.seconds >= one.pages / one.seconds;
       console.log(`  aim                    2 and 4 processes at least as fast as 1 on PostgreSQL (no collapse on ${os.cpus().length} cores): ${noCollapse ? 'met' : 'NOT met'}`);
     }
-    if (values['skip-claims']) console.log('  claim rate             skipped (--skip-claims)');
-    else {
-      const claims = await measureClaimRate(await freshDatabase(cluster, 'claims'), { urls: 1_000_000, hosts: 1_000, batch: 64, seconds: 10 });
-      console.log(`  claim rate             ${claims.urlsPerSecond.toFixed(0)} URLs/s (${claims.claimsPerSecond.toFixed(0)} claims of up to ${claims.batch}/s) with ${claims.pending.toLocaleString('en-US')} pending URLs over ${claims.hosts} hosts; filling took ${claims.fillSeconds.toFixed(1)} s`);
-    }
     console.log(`  note                   load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     server.stop();
     await cluster.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  if (values['skip-claims']) console.log('pg-frontier: skipped (--skip-claims)');
+  else await runPostgresFrontierBench();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await runScaleBench(process.argv.slice(2));
