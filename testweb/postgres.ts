@@ -29,6 +29,8 @@ export interface PostgresClusterOptions {
   fast?: boolean;
   /** max_connections. @default 100 */
   maxConnections?: number;
+  /** More postgresql.conf lines (e.g. `shared_preload_libraries = 'pg_stat_statements'` to profile). */
+  settings?: readonly string[];
 }
 
 /** The folder of PostgreSQL's server binaries (initdb, pg_ctl), or null when none is installed. */
@@ -85,6 +87,7 @@ export async function startPostgres(options: PostgresClusterOptions = {}): Promi
     `max_connections=${options.maxConnections ?? 100}`,
     `shared_buffers=128MB`,
     ...(fast ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : []),
+    ...(options.settings ?? []),
   ];
   try {
     run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-instructions', '-E', 'UTF8', '--locale=C']);

@@ -27,6 +27,11 @@ export const DEFAULT_POLL_MS = 200;
 const FULL_READ_EVERY = 5;
 
 /**
+ * "Has the host a pending URL" is written `(SELECT true … LIMIT 1)`, not EXISTS: a LIMIT keeps it a
+ * per-host probe of `urls_pending_by_host` walked in eligibility order, where EXISTS let the
+ * planner semi-join every pending index entry of the crawl (dead ones from claims included) into
+ * a hash: 50-70 ms and 100,000 buffer reads a snapshot mid-crawl at 5,000 URLs, against 0.4 ms.
+ *
  * The claim, one statement: the eligible hosts of the crawl (eligible now, a free slot, a pending
  * URL), soonest first, locked with SKIP LOCKED (another process's claim takes other hosts); per
  * host a window of up to its free slots of pending URLs by (priority, id); hosts interleaved (the
@@ -38,7 +43,7 @@ const CLAIM_SQL = `
 WITH eligible AS (
   SELECT h.host, h.in_flight, h.next_eligible_at_ms FROM hosts h
   WHERE h.crawl_id = $1 AND h.next_eligible_at_ms <= $2 AND h.in_flight < $3
-    AND EXISTS (SELECT 1 FROM urls p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.state = 'pending')
+    AND (SELECT true FROM urls p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.state = 'pending' LIMIT 1)
   ORDER BY h.next_eligible_at_ms, h.host
   LIMIT $4
   FOR UPDATE SKIP LOCKED
@@ -76,7 +81,7 @@ const SNAPSHOT_SQL = `
 SELECT
   (SELECT coalesce(json_object_agg(state, n), '{}') FROM (SELECT state, sum(n) AS n FROM url_counts WHERE crawl_id = $1 GROUP BY state) c) AS counts,
   (SELECT h.next_eligible_at_ms FROM hosts h
-   WHERE h.crawl_id = $1 AND h.in_flight < $2 AND EXISTS (SELECT 1 FROM urls p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.state = 'pending')
+   WHERE h.crawl_id = $1 AND h.in_flight < $2 AND (SELECT true FROM urls p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.state = 'pending' LIMIT 1)
    ORDER BY h.next_eligible_at_ms LIMIT 1) AS next_eligible_at_ms,
   (SELECT coalesce(json_agg(json_build_object('host', h.host, 'inFlight', h.in_flight, 'nextEligibleAtMs', h.next_eligible_at_ms, 'waitReason', h.wait_reason, 'holder', h.holder,
      'pending', EXISTS (SELECT 1 FROM urls p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.state = 'pending')) ORDER BY h.host), '[]')
@@ -350,10 +355,16 @@ export class PostgresFrontier implements FrontierStore {
   async withReleases<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const releases = this.options.releases.take();
     try {
-      return await inRetriedTransaction(this.store, async (client) => {
-        await writeHostReleases(client, this.crawlId, releases);
-        return work(client);
-      });
+      // A claim runs beside this process's write lane (retry.ts): it takes host rows with SKIP LOCKED
+      // and waits on no row a write of this process holds while waiting on it.
+      return await inRetriedTransaction(
+        this.store,
+        async (client) => {
+          await writeHostReleases(client, this.crawlId, releases);
+          return work(client);
+        },
+        { lane: false },
+      );
     } catch (error) {
       this.options.releases.putBack(releases);
       throw error;
@@ -365,7 +376,7 @@ export class PostgresFrontier implements FrontierStore {
     const releases: HostRelease[] = this.options.releases.take();
     if (releases.length === 0) return;
     try {
-      await writeHostReleases(this.store.pool, this.crawlId, releases);
+      await inRetriedTransaction(this.store, (client) => writeHostReleases(client, this.crawlId, releases));
     } catch (error) {
       this.options.releases.putBack(releases);
       throw postgresError(error, this.store.url);

@@ -124,7 +124,7 @@ describe.skipIf(unavailable)('copyCrawlToSqlite: a PostgreSQL crawl as a SQLite 
     }
     // PostgreSQL has them all.
     expect((await store.pool.query(`SELECT count(*) AS n FROM urls WHERE crawl_id = 7 AND id > 1600`)).rows[0].n).toBe(3);
-    await store.pool.query(`DELETE FROM crawl_runs WHERE crawl_id = 7 AND id > 100; DELETE FROM urls WHERE id > 1500 AND crawl_id = 7; UPDATE urls SET state = 'pending', http_status = NULL WHERE id = 1009`);
+    await store.pool.query(`DELETE FROM crawl_runs WHERE crawl_id = 7 AND id > 100; DELETE FROM links WHERE crawl_id = 7 AND to_url_id > 1500; DELETE FROM urls WHERE id > 1500 AND crawl_id = 7; UPDATE urls SET state = 'pending', http_status = NULL WHERE id = 1009`);
   });
 
   it('leaves no file when the copy fails part way: a failing step, or the server ending the connection', async () => {

@@ -79,7 +79,7 @@ UPDATE urls u SET
   error_reason = CASE o.state WHEN 'pending' THEN u.error_reason WHEN 'done' THEN NULL ELSE o.error_reason END,
   robots_line = CASE o.state WHEN 'blocked' THEN o.robots_line ELSE u.robots_line END,
   retry_reason = CASE o.state WHEN 'pending' THEN coalesce(o.retry_reason, u.retry_reason) ELSE u.retry_reason END,
-  committed_at_ms = $2, owner = NULL, slot_held = false
+  committed_at_ms = $2, owner = NULL
 FROM (
   SELECT * FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[])
     AS t(id, state, fetched_at_ms, http_status, error_code, error_reason, robots_line, retry_reason)
@@ -104,7 +104,8 @@ ON CONFLICT (url_id) DO UPDATE SET final_url = EXCLUDED.final_url, http_status =
   fetched_at_ms = EXCLUDED.fetched_at_ms, fingerprint = EXCLUDED.fingerprint, minhash = EXCLUDED.minhash, text_chars = EXCLUDED.text_chars,
   noindex = EXCLUDED.noindex, location = EXCLUDED.location, links_over_cap = EXCLUDED.links_over_cap, response_headers_json = EXCLUDED.response_headers_json,
   meta_description = EXCLUDED.meta_description, h1 = EXCLUDED.h1, canonical_url = EXCLUDED.canonical_url, robots_directives = EXCLUDED.robots_directives,
-  indexability = EXCLUDED.indexability, word_count = EXCLUDED.word_count, lang = EXCLUDED.lang`;
+  indexability = EXCLUDED.indexability, word_count = EXCLUDED.word_count, lang = EXCLUDED.lang
+RETURNING url_id, (xmax <> 0) AS replaced`;
 
 const LINKS_SQL = `
 INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel)
@@ -147,16 +148,20 @@ export class PostgresCrawlWriter {
   async commit(input: CommitBatch): Promise<CommitResult> {
     const batch = wholeMs(input);
     const releases = this.process.takeReleases();
-    // Each outcome also frees its host (when its claim was not released yet) and applies its disposition's
-    // delay: written with the queued releases, first, so the transaction takes host rows before URL rows.
+    // Each outcome also frees its host (when its claim was not released yet: urls.slot_held) and
+    // applies its disposition's delay. The host rows are written LAST, after every URL row: a
+    // transaction that holds a host row never waits on a URL row, so a commit cannot deadlock with
+    // another process's commit or release flush (whose URL rows a candidate insert may wait on)
+    // nor with a claim (which takes host rows with SKIP LOCKED, never waiting).
     const outcomeReleases = (batch.outcomes ?? []).map((o) => hostRelease(this.process.policy, o.url.host, o.disposition, { urlId: o.url.id, slotId: null }));
     let result: CommitResult;
     try {
       result = await inRetriedTransaction(this.store, async (client) => {
         // The content-seen test's fingerprint locks come before any row lock (content-dedupe.ts: no deadlock through them).
         if (batch.pages && batch.pages.length > 0) await this.parts.contentIndex.lockFingerprints(client, batch.pages);
+        const written = await this.write(client, batch);
         await writeHostReleases(client, this.crawlId, [...releases, ...outcomeReleases]);
-        return this.write(client, batch);
+        return written;
       });
     } catch (error) {
       this.process.putBackReleases(releases);
@@ -311,7 +316,7 @@ export class PostgresCrawlWriter {
     // One row per URL (a page written twice in a batch: the last stands, as SQLite's INSERT OR REPLACE leaves it).
     const last = new Map(pages.map((page) => [page.row.urlId, page]));
     const rows = [...last.values()].map((page) => page.row);
-    await client.query(PAGES_SQL, [
+    const written = await client.query<{ url_id: number; replaced: boolean }>(PAGES_SQL, [
       this.crawlId,
       rows.map((r) => r.urlId),
       rows.map((r) => r.finalUrl),
@@ -345,8 +350,10 @@ export class PostgresCrawlWriter {
         [this.crawlId, texts.map((page) => page.row.urlId), texts.map((page) => page.text)],
       );
     }
-    // A page fetched again replaces its links (written later in this batch).
-    await client.query(`DELETE FROM links WHERE crawl_id = $1 AND from_url_id = ANY($2::bigint[])`, [this.crawlId, rows.map((r) => r.urlId)]);
+    // A page fetched again (its row replaced: xmax set by the upsert's update) replaces its links,
+    // written later in this batch; a first fetch has none to drop, and costs no index probe.
+    const again = written.rows.filter((row) => row.replaced).map((row) => row.url_id);
+    if (again.length > 0) await client.query(`DELETE FROM links WHERE crawl_id = $1 AND from_url_id = ANY($2::bigint[])`, [this.crawlId, again]);
     // Pages in batch order, each seeing the earlier ones only (the batch's fingerprints were locked first).
     const verdicts = await this.parts.contentIndex.recordBatch(client, pages, nowMs, { fingerprintsLocked: true });
     return verdicts.filter((verdict) => verdict !== null && verdict.kind !== 'unique').length;
