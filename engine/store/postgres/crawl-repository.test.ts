@@ -4,7 +4,7 @@ import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../../../testweb/postgres';
 import { PostgresCrawlRepository } from './crawl-repository';
 import { openPostgresStore } from './pool';
-import { TestDatabases } from './test-harness';
+import { TestDatabases } from '../../../tests/support/postgres-stores';
 
 const unavailable = postgresUnavailableReason();
 if (unavailable) console.log(`PostgreSQL crawl repository tests skipped: ${unavailable}`);

@@ -5,23 +5,10 @@
  * triggers: migration 0001), so a summary of a 1M-URL crawl sums a few rows instead of counting.
  */
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
-import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
+import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import { CodedError } from '../../../shared/types/result';
 import { postgresError, type PostgresStore } from './pool';
 
-interface CrawlRow {
-  id: number;
-  seeds_json: string;
-  settings_json: string;
-  status: CrawlStatus;
-  created_at_ms: number;
-  finished_at_ms: number | null;
-}
-
-/** Every URL state at zero. */
-function noCounts(): Record<UrlState, number> {
-  return { pending: 0, in_flight: 0, done: 0, error: 0, blocked: 0, held: 0 };
-}
 
 /** URL counts by state summed over `url_counts` shards, for the crawls `crawlIds`. */
 const COUNTS_SQL = `SELECT crawl_id, state, sum(n)::bigint AS n FROM url_counts WHERE crawl_id = ANY($1::bigint[]) GROUP BY crawl_id, state`;
@@ -86,7 +73,7 @@ export class PostgresCrawlRepository {
 
   /** The crawl's URLs by state, crawl-wide (every process's), from `url_counts`. */
   async stateCounts(crawlId: number): Promise<Record<UrlState, number>> {
-    return (await this.countsOf([crawlId])).get(crawlId) ?? noCounts();
+    return (await this.countsOf([crawlId])).get(crawlId) ?? noUrlCounts();
   }
 
   /** Pages that duplicate an earlier page's content (members of content groups other than each group's first page). */
@@ -104,7 +91,7 @@ export class PostgresCrawlRepository {
     const { rows } = await this.query<{ crawl_id: number; state: UrlState; n: number }>(COUNTS_SQL, [crawlIds]);
     for (const row of rows) {
       let counts = byCrawl.get(row.crawl_id);
-      if (!counts) byCrawl.set(row.crawl_id, (counts = noCounts()));
+      if (!counts) byCrawl.set(row.crawl_id, (counts = noUrlCounts()));
       counts[row.state] = row.n;
     }
     return byCrawl;
@@ -120,19 +107,5 @@ export class PostgresCrawlRepository {
 }
 
 function toSummary(row: CrawlRow, counts: Map<number, Record<UrlState, number>>): CrawlSummary {
-  const byState = counts.get(row.id) ?? noCounts();
-  return {
-    id: row.id,
-    seeds: JSON.parse(row.seeds_json) as string[],
-    status: row.status,
-    createdAtMs: row.created_at_ms,
-    finishedAtMs: row.finished_at_ms,
-    fetched: byState.done,
-    queued: byState.pending + byState.in_flight,
-    errors: byState.error,
-    blocked: byState.blocked,
-    held: byState.held,
-    // Each field by its setting's schema; a missing or invalid one takes its default.
-    settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
-  };
+  return crawlSummary(row, counts.get(row.id) ?? noUrlCounts());
 }

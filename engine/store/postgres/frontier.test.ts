@@ -3,14 +3,14 @@
 // status left to the last process. Each "process" is its own stores on its own pool.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../../../testweb/postgres';
+import { afterEach, describe, expect, it } from 'vitest';
+import { postgresUnavailableReason } from '../../../testweb/postgres';
 import type { ClaimedUrl, FrontierCandidate, PolitenessPolicy } from '../ports';
 import { PostgresCrawlRepository } from './crawl-repository';
 import { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions } from './crawl-stores';
 import { openPostgresStore, type PostgresStore } from './pool';
 import { liveProcesses } from './processes';
-import { testSettings, TestDatabases } from './test-harness';
+import { testSettings, useTestDatabases } from '../../../tests/support/postgres-stores';
 
 const unavailable = postgresUnavailableReason();
 if (unavailable) console.log(`PostgreSQL frontier tests skipped: ${unavailable}`);
@@ -23,18 +23,9 @@ function candidate(host: string, path: string): FrontierCandidate {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes', () => {
-  let cluster: PostgresCluster | null = null;
-  let databases: TestDatabases;
+  const postgres = useTestDatabases();
   const pools: PostgresStore[] = [];
   const opened: PostgresCrawlStores[] = [];
-
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    databases = new TestDatabases(cluster.url);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
   afterEach(async () => {
     for (const stores of opened.splice(0)) stores.detach();
     await Promise.all(pools.splice(0).map((pool) => pool.close()));
@@ -42,7 +33,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes',
 
   /** A crawl in a fresh database, and `n` processes on it, each with its own pool. */
   async function crawlWith(n: number, policy: PolitenessPolicy, options: PostgresStoreOptions = {}): Promise<{ url: string; crawlId: number; procs: PostgresCrawlStores[] }> {
-    const url = await databases.create();
+    const url = await postgres.databases.create();
     const first = await openPostgresStore(url);
     pools.push(first);
     const crawlId = await new PostgresCrawlRepository(first).createCrawl(['http://h0.test/'], testSettings(policy), 0);

@@ -1,29 +1,21 @@
 // Process leases on a PostgreSQL crawl (issue 13): registration, the sweep of a silent process, and a
 // stalled process that was swept coming back on its next beat.
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../../../testweb/postgres';
+import { describe, expect, it } from 'vitest';
+import { postgresUnavailableReason } from '../../../testweb/postgres';
 import { PostgresCrawlRepository } from './crawl-repository';
 import { openPostgresStore } from './pool';
 import { liveProcesses, register } from './processes';
-import { testSettings, TestDatabases } from './test-harness';
+import { testSettings, useTestDatabases } from '../../../tests/support/postgres-stores';
 
 const unavailable = postgresUnavailableReason();
 if (unavailable) console.log(`PostgreSQL process lease tests skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== null)('process leases', () => {
-  let cluster: PostgresCluster | null = null;
-  let databases: TestDatabases;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    databases = new TestDatabases(cluster.url);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = useTestDatabases();
 
   it('a silent process is swept as lease-expired; if it still runs, its next beat makes it live again', async () => {
-    const store = await openPostgresStore(await databases.create());
+    const store = await openPostgresStore(await postgres.databases.create());
     try {
       const crawlId = await new PostgresCrawlRepository(store).createCrawl(['http://a.test/'], testSettings({ maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 }), 0);
       const identity = (processId: string) => ({ processId, role: 'crawl' as const, hostname: os.hostname(), pid: process.pid });

@@ -1,14 +1,14 @@
 // The PostgreSQL commit-batch writer's own rules (issue 13), past the shared contract: the URL-seen
 // test under concurrent commits of two processes, source bits, stored link text, alias merging.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
-import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../../../testweb/postgres';
+import { postgresUnavailableReason } from '../../../testweb/postgres';
 import type { FrontierCandidate } from '../ports';
 import { LINK_RULE_CODES } from '../sqlite/link-codes';
 import { PostgresCrawlRepository } from './crawl-repository';
 import { createPostgresCrawlStores, type PostgresCrawlStores } from './crawl-stores';
 import { openPostgresStore, type PostgresStore } from './pool';
-import { testSettings, TestDatabases } from './test-harness';
+import { testSettings, useTestDatabases } from '../../../tests/support/postgres-stores';
 
 const unavailable = postgresUnavailableReason();
 if (unavailable) console.log(`PostgreSQL writer tests skipped: ${unavailable}`);
@@ -21,24 +21,16 @@ function candidate(host: string, path: string, fields: Partial<FrontierCandidate
 }
 
 describe.skipIf(unavailable !== null)('PostgreSQL crawl writer', () => {
-  let cluster: PostgresCluster | null = null;
-  let databases: TestDatabases;
+  const postgres = useTestDatabases();
   const pools: PostgresStore[] = [];
   const opened: PostgresCrawlStores[] = [];
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    databases = new TestDatabases(cluster.url);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
   afterEach(async () => {
     for (const stores of opened.splice(0)) stores.detach();
     await Promise.all(pools.splice(0).map((pool) => pool.close()));
   });
 
   async function processes(n: number): Promise<PostgresCrawlStores[]> {
-    const url = await databases.create();
+    const url = await postgres.databases.create();
     let crawlId = 0;
     const procs: PostgresCrawlStores[] = [];
     for (let i = 0; i < n; i += 1) {

@@ -2,8 +2,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB, WritableDB } from './database';
 import type { CrawlSettings, CrawlStatus, CrawlSummary, UrlState } from '../../../shared/types/crawl';
-import { readStoredCrawlSettings } from '../../../shared/types/crawl-settings';
 import { CodedError } from '../../../shared/types/result';
+import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 
@@ -24,15 +24,6 @@ export type PageRecord = Omit<PageRow, 'minhash'> & {
  * and rule are stored as their codes (link-codes.ts); `element` is not stored (it follows from the kind).
  */
 export type LinkRecord = Omit<LinkRow, 'rawUrl' | 'element'> & { rawUrl: string | null };
-
-interface CrawlRow {
-  id: number;
-  seeds_json: string;
-  settings_json: string;
-  status: CrawlStatus;
-  created_at_ms: number;
-  finished_at_ms: number | null;
-}
 
 /**
  * Reads crawls, their URL counts and refusals; takes a read handle (a read-only open, `export`,
@@ -88,29 +79,16 @@ export class CrawlReader {
 
   /** URL counts by state for one crawl. */
   stateCounts(crawlId: number): Record<UrlState, number> {
-    const counts: Record<UrlState, number> = { pending: 0, in_flight: 0, done: 0, error: 0, blocked: 0, held: 0 };
+    const counts = noUrlCounts();
     const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM urls WHERE crawl_id = ? GROUP BY state`).all(crawlId) as { state: UrlState; n: number }[];
     for (const row of rows) counts[row.state] = row.n;
     return counts;
   }
 
   private toSummary(row: CrawlRow): CrawlSummary {
-    const counts = this.stateCounts(row.id);
-    return {
-      id: row.id,
-      seeds: JSON.parse(row.seeds_json) as string[],
-      status: row.status,
-      createdAtMs: row.created_at_ms,
-      finishedAtMs: row.finished_at_ms,
-      fetched: counts.done,
-      queued: counts.pending + counts.in_flight,
-      errors: counts.error,
-      blocked: counts.blocked,
-      held: counts.held,
-      // Each field by its setting's schema; a missing or invalid one takes its default (an older database).
-      settings: readStoredCrawlSettings(JSON.parse(row.settings_json)),
-    };
+    return crawlSummary(row, this.stateCounts(row.id));
   }
+
 }
 
 /**

@@ -5,12 +5,14 @@
  * stops without writing and whose lease has run out.
  */
 import pg from 'pg';
-import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
-import type { StoreHarness } from '../contract/frontier-store.contract';
-import type { CrawlStores, PolitenessPolicy } from '../ports';
-import { PostgresCrawlRepository } from './crawl-repository';
-import { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions } from './crawl-stores';
-import { openPostgresStore, type PostgresStore } from './pool';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres, type PostgresCluster } from '../../testweb/postgres';
+import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
+import type { StoreHarness } from '../../engine/store/contract/frontier-store.contract';
+import type { CrawlStores, PolitenessPolicy } from '../../engine/store/ports';
+import { PostgresCrawlRepository } from '../../engine/store/postgres/crawl-repository';
+import { createPostgresCrawlStores, type PostgresCrawlStores, type PostgresStoreOptions } from '../../engine/store/postgres/crawl-stores';
+import { openPostgresStore, type PostgresStore } from '../../engine/store/postgres/pool';
 
 const TEMPLATE = 'crawlbench_template';
 
@@ -88,6 +90,28 @@ export function postgresHarness(databases: () => TestDatabases, options: Postgre
     async close() {
       for (const stores of opened) stores.detach();
       await store?.close();
+    },
+  };
+}
+
+/**
+ * A throwaway PostgreSQL cluster for one test file (started in beforeAll, stopped and removed in
+ * afterAll), with {@link TestDatabases} on it. Read `databases` inside tests.
+ */
+export function useTestDatabases(): { readonly databases: TestDatabases } {
+  let cluster: PostgresCluster | null = null;
+  let databases: TestDatabases | null = null;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    databases = new TestDatabases(cluster.url);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return {
+    get databases() {
+      if (!databases) throw new Error('useTestDatabases: read databases inside a test (the cluster starts in beforeAll)');
+      return databases;
     },
   };
 }
