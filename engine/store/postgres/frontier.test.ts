@@ -123,7 +123,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL frontier shared by processes',
 
   it("a killed process's in-flight URLs and host slots go back after its lease, and the other process claims them", async () => {
     const policy = { maxInFlightPerHost: 1, minDelayMs: 0, maxDelayMs: 1_000, delayFactor: 0 };
-    const { procs, url, crawlId } = await crawlWith(1, policy);
+    // The killed process's own lease (500 ms) decides when the survivor takes it for dead.
+    const { procs, url, crawlId } = await crawlWith(1, policy, { leaseMs: 500 });
     const killed = procs[0]!;
     await killed.writer.commit({ nowMs: 0, candidates: ['a', 'b', 'c'].map((host) => candidate(`${host}.test`, 'x')) });
     const held = await killed.frontier.claimBatch(3, 0);

@@ -98,11 +98,14 @@ export async function liveProcesses(store: PostgresStore, crawlId: number): Prom
   }
 }
 
-/** What a sweep needs to know: the clock, the lease, and which process and machine runs it. */
+/**
+ * What a sweep needs to know: the clock, and which process and machine runs it. Each process is
+ * judged by its own lease (`processes.lease_ms`), not the sweeper's: a process started with a
+ * short --lease-ms must not take a process that beats on a longer one for dead.
+ */
 export interface SweepOptions {
   /** Epoch ms. */
   nowMs: number;
-  leaseMs: number;
   /** The sweeping process (never swept by itself). */
   selfId: string;
   /** This machine's hostname: its processes' pids are checked. */
@@ -126,9 +129,9 @@ export async function sweepDeadProcesses(client: pg.ClientBase, crawlId: number,
   const gone = local.filter((row) => !isAlive(row.pid)).map((row) => row.id);
   const { rows: ended } = await client.query<{ id: string }>(
     `UPDATE processes SET ended_at_ms = $2::bigint, end_reason = 'lease-expired'
-     WHERE crawl_id = $1 AND ended_at_ms IS NULL AND id <> $3 AND (last_beat_ms < $2::bigint - $4::bigint OR id = ANY($5::text[]))
+     WHERE crawl_id = $1 AND ended_at_ms IS NULL AND id <> $3 AND (last_beat_ms < $2::bigint - lease_ms OR id = ANY($4::text[]))
      RETURNING id`,
-    [crawlId, options.nowMs, options.selfId, options.leaseMs, gone],
+    [crawlId, options.nowMs, options.selfId, gone],
   );
   const ids = ended.map((row) => row.id);
   if (ids.length > 0) await giveBack(client, crawlId, ids, { swept: true });
@@ -182,13 +185,14 @@ export async function register(store: PostgresStore, crawlId: number, identity: 
   const lease = new ProcessLease(store, crawlId, identity, options);
   const nowMs = lease.now();
   try {
-    await store.pool.query(`INSERT INTO processes (id, crawl_id, hostname, pid, role, started_at_ms, last_beat_ms) VALUES ($1, $2, $3, $4, $5, $6, $6)`, [
+    await store.pool.query(`INSERT INTO processes (id, crawl_id, hostname, pid, role, started_at_ms, last_beat_ms, lease_ms) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`, [
       identity.processId,
       crawlId,
       identity.hostname,
       identity.pid,
       identity.role,
       nowMs,
+      lease.leaseMs,
     ]);
   } catch (error) {
     throw postgresError(error, store.url);
@@ -266,7 +270,7 @@ export class ProcessLease {
   /** Sweeps the crawl's dead processes (one transaction). @returns the ids it ended */
   async sweep(): Promise<string[]> {
     return inRetriedTransaction(this.store, (client) =>
-      sweepDeadProcesses(client, this.crawlId, { nowMs: this.now(), leaseMs: this.leaseMs, selfId: this.identity.processId, hostname: this.identity.hostname, ...(this.options.isAlive ? { isAlive: this.options.isAlive } : {}) }),
+      sweepDeadProcesses(client, this.crawlId, { nowMs: this.now(), selfId: this.identity.processId, hostname: this.identity.hostname, ...(this.options.isAlive ? { isAlive: this.options.isAlive } : {}) }),
     );
   }
 

@@ -233,7 +233,7 @@ export function sampleCrawlRows(crawlId: number, firstUrlId: number): TableRows[
 /** PostgreSQL-only rows of the sample crawl (they must not reach a copy): the host's back-queue row and a process. */
 export function postgresOnlyRows(crawlId: number): TableRows[] {
   return [
-    { table: 'processes', rows: [{ id: 'proc-a', crawl_id: crawlId, hostname: 'box', pid: 4242, role: 'crawl', started_at_ms: T0, last_beat_ms: T0 + 99_000 }] },
+    { table: 'processes', rows: [{ id: 'proc-a', crawl_id: crawlId, hostname: 'box', pid: 4242, role: 'crawl', started_at_ms: T0, last_beat_ms: T0 + 99_000, lease_ms: 30_000 }] },
     { table: 'hosts', rows: [{ crawl_id: crawlId, host: 'example.test', next_eligible_at_ms: T0 + 100_000, in_flight: 1, holder: 'proc-a' }] },
   ];
 }

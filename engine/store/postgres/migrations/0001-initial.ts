@@ -42,6 +42,9 @@ CREATE TABLE processes (
   role text NOT NULL CHECK (role IN ('crawl', 'join', 'resume')),
   started_at_ms bigint NOT NULL,
   last_beat_ms bigint NOT NULL,
+  -- The process's own lease, ms: it beats every lease_ms / 5, and is taken for dead when silent
+  -- for lease_ms (processes may run with different leases: --lease-ms).
+  lease_ms bigint NOT NULL,
   ended_at_ms bigint,
   end_reason text CHECK (end_reason IN ('finished', 'stopped', 'lease-expired', 'failed')),
   pages_done bigint NOT NULL DEFAULT 0,
