@@ -70,6 +70,15 @@ describe('WriterThreadClient (store-writer thread)', () => {
     expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
   });
 
+  it('lets the WAL grow past the SQLite default 1,000-page checkpoint (WRITER_WAL_AUTOCHECKPOINT_PAGES) instead of checkpointing every big commit', async () => {
+    const writer = open();
+    const long = (batch: number, index: number) => candidate(`${batch}-${index}-${'x'.repeat(900)}`);
+    // Eight commits of about 2 MB each (three 900-character spellings per URL, plus their indexes).
+    for (let batch = 0; batch < 8; batch += 1) await writer.commit({ nowMs: batch, candidates: Array.from({ length: 700 }, (_, index) => long(batch, index)) });
+    // With the default, a commit past 4 MB of WAL checkpoints and the next one starts the file over (about 6 MB at most).
+    expect(fs.statSync(`${db.name}-wal`).size).toBeGreaterThan(12 * 1024 * 1024);
+  });
+
   it('after the thread has ended, every write fails with WRITER_THREAD_EXITED', async () => {
     const writer = open();
     await writer.setStatus('running', null);
