@@ -95,6 +95,23 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
     }
   });
 
+  it('textSketch of all-ASCII text (its table-lowercasing path) matches the word-list path, upper case, digits, controls and all', () => {
+    const ascii = Array.from({ length: 0x80 }, (_, code) => String.fromCharCode(code));
+    for (let seed = 1; seed <= 200; seed += 1) {
+      let x = seed;
+      let text = '';
+      for (let i = 0; i < seed * 7; i += 1) {
+        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+        // Letters and digits most of the time, so that words run over several characters.
+        text += x % 3 === 0 ? ascii[x % 0x80] : 'aZ09qQmM'[x % 8];
+      }
+      const words_ = textWords(text);
+      const sketch = textSketch(text);
+      expect(sketch?.normalized ?? '', JSON.stringify(text)).toBe(words_.join(' '));
+      if (words_.length > 0) expect(Array.from(sketch!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+    }
+  });
+
   it('textSketch of a text shorter than one shingle hashes the whole text as one shingle', () => {
     expect(Array.from(textSketch('Two words')!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(['two', 'words']))));
     expect(textSketch(' ,.; ')).toBeNull();

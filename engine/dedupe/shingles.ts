@@ -170,15 +170,90 @@ export interface TextSketch {
 }
 
 /**
+ * Lowercased ASCII word characters (a-z, 0-9; A-Z mapped to a-z), 0 for every other ASCII code:
+ * the ASCII path's one lookup per character.
+ */
+const ASCII_LOWER_WORD = new Uint8Array(0x80);
+for (let code = 0x30; code <= 0x39; code += 1) ASCII_LOWER_WORD[code] = code;
+for (let code = 0x61; code <= 0x7a; code += 1) ASCII_LOWER_WORD[code] = code;
+for (let code = 0x41; code <= 0x5a; code += 1) ASCII_LOWER_WORD[code] = code + 0x20;
+
+/**
  * Normalizes a text and sketches its shingles in one pass over the lowercased text: each
  * character is classed (ASCII by table, others by `\p{L}|\p{N}` once per distinct character),
  * copied into the normalized text and hashed into its word in the same step, without a word list
  * or a shingle set (a bin's minimum does not change when a shingle repeats). Same results as
  * `textWords(text).join(' ')` and `minhash(shingleHashes(textWords(text)))` (property-tested);
- * this is the crawler's per-page path.
+ * this is the crawler's per-page path. An all-ASCII text (most pages) takes a path that lowercases
+ * by table and builds the normalized text in one byte per character: about 0.2 ms instead of
+ * 0.3 ms for the synthetic site's 40,000-character pages, with the same words, hashes and sketch.
  * @returns null when the text has no words
  */
 export function textSketch(text: string): TextSketch | null {
+  return asciiTextSketch(text) ?? unicodeTextSketch(text);
+}
+
+/** The sketch of the last four words' hashes (SHINGLE_WORDS), oldest first, as a shingle. */
+function shingleOf(w0: number, w1: number, w2: number, w3: number): number {
+  return mix(mix(mix(mix(SHINGLE_SEED ^ w0) ^ w1) ^ w2) ^ w3);
+}
+
+/** {@link textSketch}'s result once the words are hashed: a text of fewer words than a shingle is one shingle (as shingleHashes does). */
+function finishSketch(sketch: Uint32Array, normalized: string, words: number): TextSketch | null {
+  if (words === 0) return null;
+  if (words < SHINGLE_WORDS) addShingle(sketch, fnv1a(normalized));
+  return { normalized, words, minhash: densify(sketch) };
+}
+
+/** The ASCII path's normalized text as it is built, reused (a page's text is copied out of it): grows to the longest text seen. */
+let asciiOut = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * {@link textSketch} of a text with no code unit above 0x7f (toLowerCase only maps A-Z there);
+ * undefined at the first code unit above it (a scan of its own, or a regular expression, cost a
+ * quarter of the path's time).
+ */
+function asciiTextSketch(text: string): TextSketch | null | undefined {
+  const length = text.length;
+  if (asciiOut.length < length) asciiOut = Buffer.allocUnsafe(Math.max(length, 2 * asciiOut.length));
+  const out = asciiOut;
+  let size = 0;
+  let inWord = false;
+  const sketch = emptySketch();
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
+  let words = 0;
+  let hash = FNV_OFFSET;
+  for (let i = 0; i <= length; i += 1) {
+    const unit = i === length ? 0 : text.charCodeAt(i);
+    if (unit > 0x7f) return undefined;
+    const code = ASCII_LOWER_WORD[unit]!;
+    if (code !== 0) {
+      if (!inWord) {
+        if (size > 0) out[size++] = 0x20;
+        inWord = true;
+      }
+      out[size++] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      continue;
+    }
+    if (!inWord) continue;
+    inWord = false;
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = hash >>> 0;
+    words += 1;
+    hash = FNV_OFFSET;
+    if (words >= SHINGLE_WORDS) addShingle(sketch, shingleOf(w0, w1, w2, w3));
+  }
+  return finishSketch(sketch, out.toString('latin1', 0, size), words);
+}
+
+/** {@link textSketch} of any text: lowercased by toLowerCase, classed per code unit or surrogate pair. */
+function unicodeTextSketch(text: string): TextSketch | null {
   const lower = text.toLowerCase();
   const length = lower.length;
   // The normalized text, built as UTF-16 code units: never longer than the input.
@@ -225,13 +300,9 @@ export function textSketch(text: string): TextSketch | null {
     w3 = hash >>> 0;
     words += 1;
     hash = FNV_OFFSET;
-    if (words >= SHINGLE_WORDS) addShingle(sketch, mix(mix(mix(mix(SHINGLE_SEED ^ w0) ^ w1) ^ w2) ^ w3));
+    if (words >= SHINGLE_WORDS) addShingle(sketch, shingleOf(w0, w1, w2, w3));
   }
-  if (words === 0) return null;
-  const normalized = Buffer.from(out.buffer, 0, size * 2).toString('utf16le');
-  // Fewer words than a shingle: the whole text is one shingle (as shingleHashes does).
-  if (words < SHINGLE_WORDS) addShingle(sketch, fnv1a(normalized));
-  return { normalized, words, minhash: densify(sketch) };
+  return finishSketch(sketch, Buffer.from(out.buffer, 0, size * 2).toString('utf16le'), words);
 }
 
 /** Estimated Jaccard similarity of the sets two sketches come from, in [0, 1]. */
