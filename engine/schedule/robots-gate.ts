@@ -116,6 +116,12 @@ export class RobotsGate {
     return decision === 'allowed';
   }
 
+  /** True when {@link hold} would dispatch the robots.txt fetch of `url`'s origin (it needs a free fetch slot). */
+  holdNeedsSlot(url: ClaimedUrl): boolean {
+    const decision = this.pendingDecision.get(url.id);
+    return decision !== undefined && decision !== 'wait' && decision !== 'allowed';
+  }
+
   /** Holds a URL until its origin's robots.txt arrives, fetching it when asked to. @returns fetch slots used */
   hold(url: ClaimedUrl): number {
     const decision = this.pendingDecision.get(url.id);

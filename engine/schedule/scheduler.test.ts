@@ -33,14 +33,14 @@ interface Dispatched {
  * A scheduler over SQLite stores, a pool of `slots` fake fetch slots and a result buffer committed
  * like the result committer does (outcomes only, no page rows).
  */
-function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; wrapClaim?: (claim: FrontierStore['claimBatch']) => FrontierStore['claimBatch'] } = {}) {
+function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; claimAheadPerSlot?: number; wrapClaim?: (claim: FrontierStore['claimBatch']) => FrontierStore['claimBatch'] } = {}) {
   vi.useFakeTimers({ now: START_MS });
   const settings: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, obeyRobots: false, minDelayMs: 0, delayFactor: 0, ...overrides };
   const db: WritableDB = openDatabase(':memory:');
   const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], settings, START_MS);
   const sqlite = createSqliteCrawlStores(db, crawlId, settings);
   const claimBatch = options.wrapClaim?.(sqlite.frontier.claimBatch) ?? sqlite.frontier.claimBatch;
-  const stores: CrawlStores = { ...sqlite, frontier: { ...sqlite.frontier, claimBatch } };
+  const stores: CrawlStores = { ...sqlite, frontier: { ...sqlite.frontier, claimBatch, claimAheadPerSlot: options.claimAheadPerSlot ?? 0 } };
   const dispatched: Dispatched[] = [];
   const open = new Map<number, FetchTask>();
   let seq = 0;
@@ -49,6 +49,8 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
     freeSlots: () => slots - open.size,
     inFlight: () => open.size,
     dispatch(task) {
+      // As WorkerPool does: a dispatch past the free slots is the scheduler's bug.
+      if (open.size >= slots) throw new Error('dispatch with no free slot');
       seq += 1;
       open.set(seq, task);
       dispatched.push({ seq, atMs: Date.now(), task });
@@ -128,6 +130,33 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; w
       await vi.advanceTimersByTimeAsync(0);
     },
     pump: () => scheduler.pump(),
+    /** Fetch tasks dispatched and not answered. */
+    open: () => [...open.keys()],
+    /** The robots.txt fetch `seq` ends now with a 404 (no rules: every URL allowed), as the crawl runner handles it. */
+    async answerRobots(seq: number) {
+      const task = open.get(seq)!;
+      open.delete(seq);
+      scheduler.addReady(gate.onRobots(seq, { url: task.url, status: 404, text: '', error: null, fetchMs: 0 }, Date.now()));
+      scheduler.pump();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+  };
+}
+
+/** A claim wrapper that holds claims while `held.on` is true, until `release()`. */
+function claimGate() {
+  const held = { on: false, waiting: [] as (() => void)[], calls: 0 };
+  return {
+    held,
+    release() {
+      held.on = false;
+      for (const resume of held.waiting.splice(0)) resume();
+    },
+    wrap: (claim: FrontierStore['claimBatch']): FrontierStore['claimBatch'] => async (max, nowMs) => {
+      held.calls += 1;
+      if (held.on) await new Promise<void>((resume) => held.waiting.push(resume));
+      return claim(max, nowMs);
+    },
   };
 }
 
@@ -233,6 +262,77 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     expect(h.dispatched).toHaveLength(2);
     expect(h.finished).toEqual(['stopped']);
     expect(h.stores.frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 2, error: 0, blocked: 0, held: 0 });
+  });
+
+  it('claims ahead of free slots (claimAheadPerSlot), and fills a freed slot from those URLs while a claim is being written', async () => {
+    const claims = claimGate();
+    const h = harness({ maxInFlightPerHost: 10 }, { slots: 2, claimAheadPerSlot: 1, wrapClaim: claims.wrap });
+    db = h.db;
+    await h.add(...Array.from({ length: 10 }, (_, i) => candidate('a.test', String(i))));
+    await h.start();
+    // Two slots fetching, two URLs claimed ahead (one a slot).
+    expect(h.dispatched).toHaveLength(2);
+    expect(h.stores.frontier.counts()).toMatchObject({ inFlight: 4, pending: 6 });
+    claims.held.on = true;
+    await h.answer(h.dispatched[0]!.seq, ok);
+    // The freed slot took a URL in hand; the step now waits on a claim to top them up again.
+    expect(h.dispatched).toHaveLength(3);
+    expect(claims.held.waiting).toHaveLength(1);
+    await h.answer(h.dispatched[1]!.seq, ok);
+    // Filled while that claim is still being written: no slot waits on the store.
+    expect(h.dispatched).toHaveLength(4);
+    expect(h.open()).toHaveLength(2);
+    claims.release();
+    await vi.advanceTimersByTimeAsync(0);
+    // The claimed URL found no free slot: it waits in hand, and the pool was never over-filled.
+    expect(h.open()).toHaveLength(2);
+    while (h.finished.length === 0 && h.open().length > 0) await h.answer(h.open()[0]!, ok);
+    expect(h.dispatched.map((entry) => entry.task.url).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `http://a.test/${i}`).sort());
+    expect(h.finished).toEqual(['finished']);
+  });
+
+  it('claims nothing ahead under a page limit, and on stop the URLs claimed ahead go back to pending', async () => {
+    const limited = harness({ maxPages: 3, maxInFlightPerHost: 10 }, { slots: 2, claimAheadPerSlot: 2 });
+    db = limited.db;
+    await limited.add(...Array.from({ length: 8 }, (_, i) => candidate('a.test', String(i))));
+    await limited.start();
+    expect(limited.stores.frontier.counts()).toMatchObject({ inFlight: 2, pending: 6 });
+    db.close();
+    const h = harness({ maxInFlightPerHost: 10 }, { slots: 2, claimAheadPerSlot: 2 });
+    db = h.db;
+    await h.add(...Array.from({ length: 8 }, (_, i) => candidate('a.test', String(i))));
+    await h.start();
+    expect(h.stores.frontier.counts()).toMatchObject({ inFlight: 6, pending: 2 });
+    await h.stop();
+    expect(h.finished).toEqual([]);
+    for (const seq of h.open()) await h.answer(seq, ok);
+    expect(h.finished).toEqual(['stopped']);
+    expect(h.stores.frontier.counts()).toEqual({ pending: 6, inFlight: 0, done: 2, error: 0, blocked: 0, held: 0 });
+  });
+
+  it('a URL claimed ahead whose robots.txt must be fetched waits for a free slot to fetch it', async () => {
+    const h = harness({ obeyRobots: true, maxInFlightPerHost: 10 }, { slots: 1, claimAheadPerSlot: 2 });
+    db = h.db;
+    await h.add(candidate('a.test', '1'), candidate('b.test', '1'), candidate('c.test', '1'));
+    await h.start();
+    // One slot: one robots.txt fetch; the other origins' URLs are claimed ahead, their robots.txt not yet asked for.
+    expect(h.dispatched.map((entry) => entry.task.purpose)).toEqual(['robots']);
+    expect(h.stores.frontier.counts()).toMatchObject({ inFlight: 3, pending: 0 });
+    // Each answer frees the one slot: the next robots.txt fetch (or a cleared page) takes it, never two at once.
+    for (let answered = 0; answered < 6 && h.open().length > 0; answered += 1) {
+      const seq = h.open()[0]!;
+      const entry = h.dispatched.find((dispatched) => dispatched.seq === seq)!;
+      if (entry.task.purpose === 'robots') await h.answerRobots(seq);
+      else await h.answer(seq, ok);
+      expect(h.open().length).toBeLessThanOrEqual(1);
+    }
+    expect(h.dispatched.filter((entry) => entry.task.purpose === 'robots').map((entry) => entry.task.url).sort()).toEqual([
+      'http://a.test/robots.txt',
+      'http://b.test/robots.txt',
+      'http://c.test/robots.txt',
+    ]);
+    expect(h.dispatched.filter((entry) => entry.task.purpose === 'page')).toHaveLength(3);
+    expect(h.finished).toEqual(['finished']);
   });
 
   it('with a store that answers later, never runs two claims at once', async () => {

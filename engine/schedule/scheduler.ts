@@ -2,7 +2,9 @@
  * The scheduler: one scheduling step at a time (never two claims at once), claiming eligible URLs
  * from the frontier in batches, passing them through the robots gate, dispatching them to the
  * worker pool within its free slots and the page limit, and waking when the next host is eligible
- * (IIR 20.2.3: the back-queue heap decides who is next, the politeness delay when).
+ * (IIR 20.2.3: the back-queue heap decides who is next, the politeness delay when). Where the
+ * store allows it (FrontierStore.claimAheadPerSlot), it claims URLs ahead of free slots, and a
+ * slot freed while a step waits on a claim's write is filled from them at once.
  */
 import type { CrawlStatus } from '../../shared/types/crawl';
 import type { ClaimedUrl, FrontierStore, UrlOutcome } from '../store/ports';
@@ -59,6 +61,8 @@ export class Scheduler {
   private readonly inFlight = new Map<number, ClaimedUrl>();
   /** Claimed URLs cleared by robots, waiting for a slot or their host's politeness delay. */
   private readonly ready: ReadyUrl[] = [];
+  /** Claimed ahead with no slot free, whose origin's robots.txt fetch (RobotsGate.hold) waits for one. */
+  private readonly robotsWaiting: ClaimedUrl[] = [];
   private wakeTimer: NodeJS.Timeout | null = null;
   /** A scheduling step is under way (it may await the store). */
   private pumping = false;
@@ -99,6 +103,8 @@ export class Scheduler {
   pump(): void {
     if (this.pumping) {
       this.again = true;
+      // The step may be waiting on a claim's write: URLs claimed ahead fill freed slots meanwhile.
+      if (this.pool && this.options.running() && !this.options.stopping()) this.dispatchReady(this.pool, this.pool.freeSlots());
       return;
     }
     this.pumping = true;
@@ -128,13 +134,15 @@ export class Scheduler {
     if (!this.options.running()) return;
     let room = stopping ? 0 : pool.freeSlots();
     room -= this.dispatchReady(pool, room);
+    room -= this.dispatchRobotsWaiting(room);
     const side = this.options.sideWork;
     if (side && room > 0) room -= side.dispatch(room, this.options.now());
     if (maxPages > 0) {
       const counts = frontier.counts();
       room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
     }
-    if (room > 0) {
+    // With no slot free, the URLs claimed ahead may still be short (a slot is filled from them).
+    if (room > 0 || (!stopping && this.claimAheadRoom(pool) > 0)) {
       let dispatched = await this.claim(pool, room);
       // Idle slots and results waiting to be committed: commit now, their links may be the work.
       if (dispatched < room && committer.pending > 0) {
@@ -179,6 +187,25 @@ export class Scheduler {
     return used;
   }
 
+  /** Holds URLs claimed ahead in the robots gate, their robots.txt fetch dispatched, within `room`. @returns slots used */
+  private dispatchRobotsWaiting(room: number): number {
+    let used = 0;
+    while (used < room && this.robotsWaiting.length > 0) used += this.options.gate.hold(this.robotsWaiting.shift()!);
+    return used;
+  }
+
+  /**
+   * URLs to claim beyond the free slots (FrontierStore.claimAheadPerSlot per slot, less those in
+   * hand): none under a page limit (a URL claimed ahead might be one too many), while the
+   * committer is backlogged (fetching is ahead of the store) or when stopping.
+   */
+  private claimAheadRoom(pool: TaskPool): number {
+    const perSlot = this.options.frontier.claimAheadPerSlot ?? 0;
+    if (perSlot <= 0 || this.options.maxPages > 0 || this.options.committer.backlogged || this.options.stopping()) return 0;
+    const slots = pool.freeSlots() + pool.inFlight();
+    return Math.max(0, perSlot * slots - this.ready.length - this.robotsWaiting.length);
+  }
+
   private dispatchPage(pool: TaskPool, url: ClaimedUrl): void {
     this.inFlight.set(url.id, url);
     pool.dispatch({ urlId: url.id, url: url.url, purpose: 'page' });
@@ -188,36 +215,46 @@ export class Scheduler {
    * Claims eligible URLs, one batch per store call, and settles each against the robots gate
    * right before its fetch (seed 003): allowed → fetched; disallowed or unavailable → an error,
    * never requested; no rules yet → its robots.txt is fetched and the URL waits. Settled URLs free
-   * their slot, so claiming goes on. @returns fetch slots used (page and robots.txt fetches)
+   * their slot, so claiming goes on. Beyond the `room` free slots it claims up to
+   * {@link claimAheadRoom} URLs ahead; a claimed URL finding no free slot (they may have been
+   * filled from `ready` while the claim was written) waits in `ready`, or in `robotsWaiting` when
+   * it needs a robots.txt fetch. @returns URLs taken: fetch slots used plus URLs left waiting
    */
   private async claim(pool: TaskPool, room: number): Promise<number> {
     const { frontier, gate } = this.options;
-    let used = 0;
-    while (used < room) {
+    const budget = room + this.claimAheadRoom(pool);
+    let taken = 0;
+    while (taken < budget) {
       const now = this.options.now();
       const next = frontier.nextEligibleAtMs();
       if (next === null || next > now) break;
-      const claimed = await frontier.claimBatch(room - used, now);
+      const claimed = await frontier.claimBatch(budget - taken, now);
       if (claimed.length === 0 && frontier.nextEligibleAtMs() === next) break;
       await gate.prepare(claimed, now);
       for (const url of claimed) {
         if (!gate.admit(url, now)) continue;
+        const slotFree = pool.freeSlots() > 0;
         if (gate.clears(url)) {
-          this.dispatchPage(pool, url);
-          used += 1;
+          if (slotFree) this.dispatchPage(pool, url);
+          else this.ready.push({ url, atMs: now });
+          taken += 1;
+        } else if (!slotFree && gate.holdNeedsSlot(url)) {
+          this.robotsWaiting.push(url);
+          taken += 1;
         } else {
-          used += gate.hold(url);
+          taken += gate.hold(url);
         }
       }
     }
-    return used;
+    return taken;
   }
 
   /** On stop: URLs waiting for robots or a slot go back to pending (committed now), so none is lost. */
   private async requeueWaiting(): Promise<void> {
-    const waiting = [...this.options.gate.takeHeld(), ...this.ready.map((entry) => entry.url)];
+    const waiting = [...this.options.gate.takeHeld(), ...this.ready.map((entry) => entry.url), ...this.robotsWaiting];
     if (waiting.length === 0) return;
     this.ready.length = 0;
+    this.robotsWaiting.length = 0;
     const now = this.options.now();
     for (const url of waiting) this.options.committer.addOutcome({ kind: 'requeued', url, disposition: { fetchMs: 0, nowMs: now } });
     await this.options.committer.commit();

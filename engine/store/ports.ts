@@ -168,6 +168,13 @@ export interface FrontierStore {
    */
   claimBatch(max: number, nowMs: number): Promise<ClaimedUrl[]>;
   /**
+   * URLs per fetch slot the scheduler may claim ahead of free slots, so that a slot freed while a
+   * claim is being written is filled at once from URLs already claimed (and cleared by robots.txt).
+   * 0 or absent: claim only for free slots (a store shared by processes, where a URL claimed ahead
+   * would keep its host's slot from the others).
+   */
+  readonly claimAheadPerSlot?: number;
+  /**
    * Ends a fetch's hold on its host as soon as the fetch is over, before its outcome is recorded:
    * the host's politeness delay starts from `disposition`, and its slot is free for the next claim.
    * A committed {@link UrlOutcome} does this itself when it was not done first; its disposition can
