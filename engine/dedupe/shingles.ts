@@ -193,16 +193,34 @@ export function textSketch(text: string): TextSketch | null {
   return asciiTextSketch(text) ?? unicodeTextSketch(text);
 }
 
-/** The sketch of the last four words' hashes (SHINGLE_WORDS), oldest first, as a shingle. */
-function shingleOf(w0: number, w1: number, w2: number, w3: number): number {
-  return mix(mix(mix(mix(SHINGLE_SEED ^ w0) ^ w1) ^ w2) ^ w3);
-}
+/**
+ * The one-pass sketch as words end: the hashes of the last four words (SHINGLE_WORDS), oldest
+ * first, each window of them offered to the sketch as a shingle (int32 arithmetic throughout).
+ */
+class ShingleWindow {
+  private w0 = 0;
+  private w1 = 0;
+  private w2 = 0;
+  private w3 = 0;
+  private words = 0;
+  private readonly sketch = emptySketch();
 
-/** {@link textSketch}'s result once the words are hashed: a text of fewer words than a shingle is one shingle (as shingleHashes does). */
-function finishSketch(sketch: Uint32Array, normalized: string, words: number): TextSketch | null {
-  if (words === 0) return null;
-  if (words < SHINGLE_WORDS) addShingle(sketch, fnv1a(normalized));
-  return { normalized, words, minhash: densify(sketch) };
+  /** A word ended; `hash` is its FNV-1a hash. */
+  endWord(hash: number): void {
+    this.w0 = this.w1;
+    this.w1 = this.w2;
+    this.w2 = this.w3;
+    this.w3 = hash >>> 0;
+    this.words += 1;
+    if (this.words >= SHINGLE_WORDS) addShingle(this.sketch, mix(mix(mix(mix(SHINGLE_SEED ^ this.w0) ^ this.w1) ^ this.w2) ^ this.w3));
+  }
+
+  /** {@link textSketch}'s result for the text whose words ended here: fewer words than a shingle are one shingle (as shingleHashes does). */
+  finish(normalized: string): TextSketch | null {
+    if (this.words === 0) return null;
+    if (this.words < SHINGLE_WORDS) addShingle(this.sketch, fnv1a(normalized));
+    return { normalized, words: this.words, minhash: densify(this.sketch) };
+  }
 }
 
 /** The ASCII path's normalized text as it is built, reused (a page's text is copied out of it): grows to the longest text seen. */
@@ -219,12 +237,7 @@ function asciiTextSketch(text: string): TextSketch | null | undefined {
   const out = asciiOut;
   let size = 0;
   let inWord = false;
-  const sketch = emptySketch();
-  let w0 = 0;
-  let w1 = 0;
-  let w2 = 0;
-  let w3 = 0;
-  let words = 0;
+  const window = new ShingleWindow();
   let hash = FNV_OFFSET;
   for (let i = 0; i <= length; i += 1) {
     const unit = i === length ? 0 : text.charCodeAt(i);
@@ -241,15 +254,10 @@ function asciiTextSketch(text: string): TextSketch | null | undefined {
     }
     if (!inWord) continue;
     inWord = false;
-    w0 = w1;
-    w1 = w2;
-    w2 = w3;
-    w3 = hash >>> 0;
-    words += 1;
+    window.endWord(hash);
     hash = FNV_OFFSET;
-    if (words >= SHINGLE_WORDS) addShingle(sketch, shingleOf(w0, w1, w2, w3));
   }
-  return finishSketch(sketch, out.toString('latin1', 0, size), words);
+  return window.finish(out.toString('latin1', 0, size));
 }
 
 /** {@link textSketch} of any text: lowercased by toLowerCase, classed per code unit or surrogate pair. */
@@ -260,13 +268,7 @@ function unicodeTextSketch(text: string): TextSketch | null {
   const out = new Uint16Array(length);
   let size = 0;
   let inWord = false;
-  const sketch = emptySketch();
-  // The hashes of the last four words (SHINGLE_WORDS), oldest first; int32 arithmetic throughout.
-  let w0 = 0;
-  let w1 = 0;
-  let w2 = 0;
-  let w3 = 0;
-  let words = 0;
+  const window = new ShingleWindow();
   let hash = FNV_OFFSET;
   for (let i = 0; i <= length; i += 1) {
     const code = i === length ? 0x20 : lower.charCodeAt(i);
@@ -294,15 +296,10 @@ function unicodeTextSketch(text: string): TextSketch | null {
     if (low !== -1) i += 1;
     if (!inWord) continue;
     inWord = false;
-    w0 = w1;
-    w1 = w2;
-    w2 = w3;
-    w3 = hash >>> 0;
-    words += 1;
+    window.endWord(hash);
     hash = FNV_OFFSET;
-    if (words >= SHINGLE_WORDS) addShingle(sketch, shingleOf(w0, w1, w2, w3));
   }
-  return finishSketch(sketch, Buffer.from(out.buffer, 0, size * 2).toString('utf16le'), words);
+  return window.finish(Buffer.from(out.buffer, 0, size * 2).toString('utf16le'));
 }
 
 /** Estimated Jaccard similarity of the sets two sketches come from, in [0, 1]. */
