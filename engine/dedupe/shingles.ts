@@ -13,10 +13,15 @@ export const SHINGLE_WORDS = 4;
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** ASCII word characters after lowercasing: a-z and 0-9 (1), everything else separates (0). */
-const ASCII_WORD = new Uint8Array(0x80);
-for (let code = 0x30; code <= 0x39; code += 1) ASCII_WORD[code] = 1;
-for (let code = 0x61; code <= 0x7a; code += 1) ASCII_WORD[code] = 1;
+/**
+ * Lowercased ASCII word characters (a-z, 0-9; A-Z mapped to a-z), 0 for every other ASCII code
+ * (a separator): one lookup per ASCII character. The Unicode path's text is lowercased already,
+ * so there it only tells a word character from a separator.
+ */
+const ASCII_LOWER_WORD = new Uint8Array(0x80);
+for (let code = 0x30; code <= 0x39; code += 1) ASCII_LOWER_WORD[code] = code;
+for (let code = 0x61; code <= 0x7a; code += 1) ASCII_LOWER_WORD[code] = code;
+for (let code = 0x41; code <= 0x5a; code += 1) ASCII_LOWER_WORD[code] = code + 0x20;
 
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 /** Non-ASCII UTF-16 code units by class, filled on first sight: 0 unknown, 1 letter or digit, 2 not. */
@@ -170,15 +175,6 @@ export interface TextSketch {
 }
 
 /**
- * Lowercased ASCII word characters (a-z, 0-9; A-Z mapped to a-z), 0 for every other ASCII code:
- * the ASCII path's one lookup per character.
- */
-const ASCII_LOWER_WORD = new Uint8Array(0x80);
-for (let code = 0x30; code <= 0x39; code += 1) ASCII_LOWER_WORD[code] = code;
-for (let code = 0x61; code <= 0x7a; code += 1) ASCII_LOWER_WORD[code] = code;
-for (let code = 0x41; code <= 0x5a; code += 1) ASCII_LOWER_WORD[code] = code + 0x20;
-
-/**
  * Normalizes a text and sketches its shingles in one pass over the lowercased text: each
  * character is classed (ASCII by table, others by `\p{L}|\p{N}` once per distinct character),
  * copied into the normalized text and hashed into its word in the same step, without a word list
@@ -274,7 +270,7 @@ function unicodeTextSketch(text: string): TextSketch | null {
     const code = i === length ? 0x20 : lower.charCodeAt(i);
     let low = -1;
     let word: boolean;
-    if (code < 0x80) word = ASCII_WORD[code] === 1;
+    if (code < 0x80) word = ASCII_LOWER_WORD[code] !== 0;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       low = lower.charCodeAt(i + 1);
       word = isWordCodePoint(code, low);

@@ -145,7 +145,7 @@ function harness(overrides: Partial<CrawlSettings>, options: { slots?: number; c
 
 /** A claim wrapper that holds claims while `held.on` is true, until `release()`. */
 function claimGate() {
-  const held = { on: false, waiting: [] as (() => void)[], calls: 0 };
+  const held = { on: false, waiting: [] as (() => void)[] };
   return {
     held,
     release() {
@@ -153,7 +153,6 @@ function claimGate() {
       for (const resume of held.waiting.splice(0)) resume();
     },
     wrap: (claim: FrontierStore['claimBatch']): FrontierStore['claimBatch'] => async (max, nowMs) => {
-      held.calls += 1;
       if (held.on) await new Promise<void>((resume) => held.waiting.push(resume));
       return claim(max, nowMs);
     },

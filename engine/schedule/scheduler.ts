@@ -142,7 +142,7 @@ export class Scheduler {
       room = Math.min(room, maxPages - (counts.done + counts.error + counts.inFlight));
     }
     // With no slot free, the URLs claimed ahead may still be short (a slot is filled from them).
-    if (room > 0 || (!stopping && this.claimAheadRoom(pool) > 0)) {
+    if (room > 0 || this.claimAheadRoom(pool) > 0) {
       let dispatched = await this.claim(pool, room);
       // Idle slots and results waiting to be committed: commit now, their links may be the work.
       if (dispatched < room && committer.pending > 0) {
