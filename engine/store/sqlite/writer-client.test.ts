@@ -70,7 +70,7 @@ describe('WriterThreadClient (store-writer thread)', () => {
     expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
   });
 
-  it('lets the WAL grow past the SQLite default 1,000-page checkpoint (WRITER_WAL_AUTOCHECKPOINT_PAGES) instead of checkpointing every big commit', async () => {
+  it('lets the WAL grow past the SQLite default 1,000-page checkpoint (wal-budget.ts, on a disk with room) instead of checkpointing every big commit', async () => {
     const writer = open();
     const long = (batch: number, index: number) => candidate(`${batch}-${index}-${'x'.repeat(900)}`);
     // Eight commits of about 2 MB each (three 900-character spellings per URL, plus their indexes).

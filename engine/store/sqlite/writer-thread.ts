@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './connection';
 import { createSqliteRowWriter } from './crawl-stores';
+import { WalBudget } from './wal-budget';
 import type { WriterRequest, WriterReply, WriterThreadInit } from './writer-protocol';
 
 const port = parentPort;
@@ -21,18 +22,8 @@ const db = openDatabase(init.file, { ...(init.nativeBinding ? { nativeBinding: i
  */
 export const WRITER_CACHE_KIB = 32 * 1024;
 db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
-/**
- * WAL frames (pages of 4 KiB) after which a commit runs SQLite's automatic checkpoint, here 128 MiB
- * (SQLite's default is 1,000 pages, 4 MB). A commit batch of 32–64 pages with their links, band
- * rows and texts dirties more than 1,000 pages at random places, so with the default nearly every
- * commit copied the whole WAL back into the database and synced it, on this thread, while claims
- * waited behind it. Measured on the 20,200-page synthetic crawl (2 cores, disk, one run each):
- * 1,000 pages 81.8–83.1 s wall and 14 s system time; 16,384 pages 70.6 s, 10 s; 65,536 pages
- * 65.7 s, 10 s. A checkpoint copies each page once however often it was rewritten in the WAL; the
- * cost is a WAL file up to this size beside the database while the crawl runs (removed on close).
- */
-export const WRITER_WAL_AUTOCHECKPOINT_PAGES = 32_768;
-db.pragma(`wal_autocheckpoint = ${WRITER_WAL_AUTOCHECKPOINT_PAGES}`);
+// The WAL may grow to 128 MiB between checkpoints, less on a disk with little room (wal-budget.ts).
+const walBudget = new WalBudget(db, init.file);
 const writer = createSqliteRowWriter(db, init.crawlId, init.settings);
 
 function reply(message: WriterReply): void {
@@ -44,6 +35,7 @@ async function apply(request: WriterRequest): Promise<unknown> {
     case 'claimed':
       return writer.claimed(request.urlIds, request.nowMs);
     case 'commit':
+      walBudget.refresh();
       return writer.commit(request.batch);
     case 'refetch':
       return writer.refetch(request.urlId);
