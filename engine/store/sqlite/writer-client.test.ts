@@ -10,6 +10,9 @@ import type { ClaimedUrl } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
+import { LINK_KIND_CODES } from './link-codes';
+import { InspectorQueries } from './queries/inspector-queries';
+import { INLINKS_INDEX } from './sort-indexes';
 import { WriterThreadClient } from './writer-client';
 
 let dir: string;
@@ -77,6 +80,25 @@ describe('WriterThreadClient (store-writer thread)', () => {
     for (let batch = 0; batch < 8; batch += 1) await writer.commit({ nowMs: batch, candidates: Array.from({ length: 700 }, (_, index) => long(batch, index)) });
     // With the default, a commit past 4 MB of WAL checkpoints and the next one starts the file over (about 6 MB at most).
     expect(fs.statSync(`${db.name}-wal`).size).toBeGreaterThan(12 * 1024 * 1024);
+  });
+
+  it('drops the inlinks index while the run writes links and builds it again on close; inlinks read the same either way', async () => {
+    const hasIndex = () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`).get(INLINKS_INDEX.name) !== undefined;
+    expect(hasIndex()).toBe(true);
+    const writer = open();
+    await writer.commit({ nowMs: 1, candidates: [candidate('x'), candidate('y')] });
+    expect(hasIndex()).toBe(false);
+    const [x, y] = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? ORDER BY id`).pluck().all(crawlId) as number[];
+    db.prepare(`INSERT INTO links (crawl_id, from_url_id, to_url_id, kind) VALUES (?, ?, ?, ${LINK_KIND_CODES.a})`).run(crawlId, x, y);
+    const inspector = new InspectorQueries(db);
+    const during = inspector.inlinks(crawlId, y!, { offset: 0, limit: 10 });
+    await writer.close();
+    client = null;
+    expect(hasIndex()).toBe(true);
+    expect(inspector.inlinks(crawlId, y!, { offset: 0, limit: 10 })).toEqual(during);
+    expect(during.total).toBe(1);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM links WHERE crawl_id = ? AND to_url_id = ?`).all(crawlId, y) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join(' ')).toContain(INLINKS_INDEX.name);
   });
 
   it('after the thread has ended, every write fails with WRITER_THREAD_EXITED', async () => {
