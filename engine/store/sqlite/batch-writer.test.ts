@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { aliasWrite } from '../../links/aliases';
-import type { FrontierCandidate } from '../ports';
+import type { FrontierCandidate, LinkWrite } from '../ports';
 import { openDatabase } from './connection';
-import { CrawlRepository } from './crawl-repository';
+import { CrawlRepository, LINK_ROWS_PER_INSERT } from './crawl-repository';
 import { createSqliteCrawlStores } from './crawl-stores';
 import type { WritableDB } from './database';
 import { InspectorQueries } from './queries/inspector-queries';
@@ -45,6 +45,25 @@ describe('SqliteCrawlWriter compact links and aliases (migration 0016)', () => {
     const x = new CrawlRepository(db).findUrlId(crawlId, 'x')!;
     expect(new InspectorQueries(db).inlinks(crawlId, x, { offset: 0, limit: 10 }).rows.map((row) => row.rawUrl)).toEqual(['http://a.test/x', 'http://A.test/x', 'http://a.test/x#part']);
     expect(new CrawlRepository(db).refusalCounts(crawlId)).toEqual({ protocol: 1 });
+  });
+
+  it('writes a batch’s links in the order given across its multi-row inserts (two full statements and a remainder)', async () => {
+    const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], DEFAULT_CRAWL_SETTINGS, 0);
+    const { writer } = createSqliteCrawlStores(db, crawlId, DEFAULT_CRAWL_SETTINGS);
+    const count = 2 * LINK_ROWS_PER_INSERT + 5;
+    const targets = Array.from({ length: count }, (_, index) => candidate(`http://a.test/t${index}`, `t${index}`));
+    await writer.commit({ nowMs: 1, candidates: [candidate('http://a.test/', 'home'), ...targets] });
+    const home = new CrawlRepository(db).findUrlId(crawlId, 'home')!;
+    const links: LinkWrite[] = targets.map((target, index) =>
+      index % 10 === 9
+        ? { fromUrlId: home, rawUrl: `ftp://a.test/${index}`, toKey: null, kind: 'a', refusedBy: 'protocol' }
+        : { fromUrlId: home, rawUrl: index % 3 === 0 ? `${target.url}?via=${index}` : target.url, toKey: target.normalizedKey, kind: index % 2 === 0 ? 'a' : 'area', refusedBy: null, anchorText: `anchor ${index}` },
+    );
+    await writer.commit({ nowMs: 2, links });
+    const outlinks = new InspectorQueries(db).outlinks(crawlId, home, { offset: 0, limit: count + 1 });
+    expect(outlinks.total).toBe(count);
+    expect(outlinks.refused).toBe(Math.floor(count / 10));
+    expect(outlinks.rows.map((row) => [row.rawUrl, row.kind, row.refusedBy, row.anchorText])).toEqual(links.map((link) => [link.rawUrl, link.kind, link.refusedBy, link.anchorText ?? null]));
   });
 
   it('stores a #fragment spelling as the spelling without it and counts it there', async () => {

@@ -5,7 +5,7 @@ import type { TrapState } from '../../../shared/types/traps';
 import type { AliasWrite, CommitBatch, CommitResult, HeldUrl, LinkWrite, PageWrite, StoredRobots, TrapStateChange, UrlOutcome } from '../ports';
 import { sketchToBlob } from '../../dedupe/content-verdict';
 import type { ContentDedupe } from './content-dedupe';
-import type { CrawlRepository } from './crawl-repository';
+import type { CrawlRepository, LinkRecord } from './crawl-repository';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
 import type { RedirectChains } from './redirect-chains';
@@ -125,7 +125,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     for (const page of batch.pages ?? []) if (this.writePage(page, batch.nowMs)) duplicates += 1;
     const redirectLoops: number[] = [];
     for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf, batch.nowMs)) redirectLoops.push(outcome.url.id);
-    for (const link of batch.links ?? []) this.writeLink(link, idOf);
+    if (batch.links && batch.links.length > 0) this.parts.repository.insertLinks(this.parts.crawlId, batch.links.map((link) => this.linkRecord(link, idOf)));
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     for (const sitemap of batch.sitemaps ?? []) this.sitemaps.write(sitemap, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
@@ -176,9 +176,10 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     }
   }
 
-  private writeLink(link: LinkWrite, idOf: (key: string) => number): void {
+  /** A link of the batch as its row: the target's id, and its text only where it differs from the target's URL. */
+  private linkRecord(link: LinkWrite, idOf: (key: string) => number): LinkRecord {
     const toUrlId = link.toKey === null ? null : idOf(link.toKey);
-    this.parts.repository.insertLink(this.parts.crawlId, {
+    return {
       fromUrlId: link.fromUrlId,
       rawUrl: this.storedRaw(link.rawUrl, toUrlId),
       toUrlId,
@@ -186,7 +187,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
       refusedBy: link.refusedBy,
       anchorText: link.anchorText ?? null,
       rel: link.rel ?? null,
-    });
+    };
   }
 
   /** A link's text as stored: null when it is its target's URL exactly (migration 0016; readers show the target's URL). */

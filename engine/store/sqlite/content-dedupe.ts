@@ -2,7 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
-import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
+import { bandBuckets, estimatedJaccard, LSH_BANDS } from '../../dedupe/shingles';
 import {
   bestNearMatch,
   createSketchCache,
@@ -27,7 +27,7 @@ export class ContentDedupe {
   private readonly insertGroup: Statement;
   private readonly insertMember: Statement;
   private readonly bucketMembers: Statement;
-  private readonly insertBand: Statement;
+  private readonly insertBands: Statement;
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
   private readonly sketches = createSketchCache();
@@ -42,7 +42,8 @@ export class ContentDedupe {
     this.insertGroup = db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, ?)`);
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
     this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT ?`).pluck();
-    this.insertBand = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES (?, ?, ?, ?)`);
+    // A page's LSH_BANDS bucket rows in one statement (one call into SQLite instead of one per band).
+    this.insertBands = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES ${Array<string>(LSH_BANDS).fill('(?, ?, ?, ?)').join(', ')}`);
     this.sketchOf = db.prepare(`SELECT minhash FROM pages WHERE url_id = ?`).pluck();
     this.nearGroupOf = db.prepare(
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
@@ -70,7 +71,7 @@ export class ContentDedupe {
         ? walkCandidates(buckets.length, (band, limit) => this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, limit) as number[], this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES)
         : [];
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
-    buckets.forEach((bucket, band) => this.insertBand.run(this.crawlId, band, bucket, urlId));
+    this.insertBands.run(buckets.flatMap((bucket, band) => [this.crawlId, band, bucket, urlId]));
     this.sketches.set(String(urlId), content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;

@@ -7,6 +7,24 @@ import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 
+/** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
+export const LINK_ROWS_PER_INSERT = 64;
+const LINK_COLUMNS = 8;
+const INSERT_LINKS = 'INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES';
+
+/** Writes one link's column values (INSERT_LINKS order, kind and rule as codes) into `values` from `at`; returns `values`. */
+function linkValues(crawlId: number, link: LinkRecord, values: unknown[], at: number): unknown[] {
+  values[at] = crawlId;
+  values[at + 1] = link.fromUrlId;
+  values[at + 2] = link.rawUrl;
+  values[at + 3] = link.toUrlId;
+  values[at + 4] = linkKindCode(link.kind);
+  values[at + 5] = linkRuleCode(link.refusedBy);
+  values[at + 6] = link.anchorText ?? null;
+  values[at + 7] = link.rel ?? null;
+  return values;
+}
+
 /**
  * A page row as SQLite stores it: the port's {@link PageRow} with the MinHash sketch as a BLOB
  * (sketchToBlob), and the redirect chain JSON that crawls before migration 0006 kept (null since).
@@ -99,6 +117,7 @@ export class CrawlReader {
 export class CrawlRepository extends CrawlReader {
   private readonly insertPageStatement: Statement;
   private readonly insertLinkStatement: Statement;
+  private readonly insertLinkRowsStatement: Statement;
   private readonly deleteLinksFromStatement: Statement;
   private readonly insertAliasStatement: Statement;
   private readonly insertTextStatement: Statement;
@@ -112,9 +131,8 @@ export class CrawlRepository extends CrawlReader {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
-    this.insertLinkStatement = db.prepare(
-      `INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertLinkStatement = db.prepare(`${INSERT_LINKS} (?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${Array<string>(LINK_ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(
       `INSERT INTO url_aliases (url_id, raw_url, first_seen_from, fragment_spellings) VALUES (?, ?, ?, ?)
@@ -182,7 +200,23 @@ export class CrawlRepository extends CrawlReader {
    *   the driver's CHECK error when a link has neither a target nor a text
    */
   insertLink(crawlId: number, link: LinkRecord): void {
-    this.insertLinkStatement.run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, linkKindCode(link.kind), linkRuleCode(link.refusedBy), link.anchorText ?? null, link.rel ?? null);
+    this.insertLinkStatement.run(linkValues(crawlId, link, [], 0));
+  }
+
+  /**
+   * Stores links in the order given (their ids follow it), LINK_ROWS_PER_INSERT to a statement:
+   * one call into SQLite per row cost about 3 µs a link, one per 64 rows about 1.5 µs (200,000
+   * links, in memory).
+   * @throws as {@link insertLink}; the rows before a failing statement stay (the caller's transaction rolls back)
+   */
+  insertLinks(crawlId: number, links: readonly LinkRecord[]): void {
+    const values: unknown[] = new Array(LINK_COLUMNS * LINK_ROWS_PER_INSERT);
+    let start = 0;
+    for (; start + LINK_ROWS_PER_INSERT <= links.length; start += LINK_ROWS_PER_INSERT) {
+      for (let row = 0; row < LINK_ROWS_PER_INSERT; row += 1) linkValues(crawlId, links[start + row]!, values, row * LINK_COLUMNS);
+      this.insertLinkRowsStatement.run(values);
+    }
+    for (; start < links.length; start += 1) this.insertLink(crawlId, links[start]!);
   }
 
   /** Keeps a page's normalized visible text (its excerpt). */
