@@ -7,6 +7,7 @@
  */
 import type { PageColumn } from '../../../shared/types/pages';
 import type { WritableDB } from './database';
+import { isLockBusy } from './storage-errors';
 
 /**
  * The URL states that make a row of the Pages table: the WHERE of the partial sort indexes, and
@@ -106,7 +107,7 @@ export class SortIndexes {
     try {
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${index.name} ${index.sql}`);
     } catch (error) {
-      if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) return 'busy';
+      if (isLockBusy(error)) return 'busy';
       throw error;
     } finally {
       this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);

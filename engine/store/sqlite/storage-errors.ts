@@ -45,6 +45,11 @@ export function lowLevelCode(error: unknown): string | null {
   return null;
 }
 
+/** True when `error` is SQLite's "the write lock is held elsewhere" (SQLITE_BUSY or SQLITE_LOCKED, any extended code). */
+export function isLockBusy(error: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code));
+}
+
 /** True when `error` (or its cause) is the storage refusing a read or write: a full disk, an I/O error, a lock held too long. */
 export function isStorageError(error: unknown): boolean {
   const code = lowLevelCode(error);

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './connection';
 import { createSqliteRowWriter } from './crawl-stores';
 import { INLINKS_INDEX } from './sort-indexes';
+import { isLockBusy } from './storage-errors';
 import { WalBudget } from './wal-budget';
 import type { WriterRequest, WriterReply, WriterThreadInit } from './writer-protocol';
 
@@ -30,7 +31,7 @@ const walBudget = new WalBudget(db, init.file);
 try {
   db.exec(`DROP INDEX IF EXISTS ${INLINKS_INDEX.name}`);
 } catch (error) {
-  if (!/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code))) throw error;
+  if (!isLockBusy(error)) throw error;
 }
 const writer = createSqliteRowWriter(db, init.crawlId, init.settings);
 

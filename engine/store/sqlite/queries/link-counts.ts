@@ -1,6 +1,7 @@
 /** Inlinks and outlinks per URL, kept in link_counts by counting only the links stored since the last count. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from '../database';
+import { isLockBusy } from '../storage-errors';
 
 /**
  * Brings a crawl's `link_counts` (migration 0011) up to date: aggregates the links rows above the
@@ -50,7 +51,7 @@ export class LinkCounts {
     try {
       return this.refresh(crawlId);
     } catch (error) {
-      if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code))) return null;
+      if (isLockBusy(error)) return null;
       throw error;
     } finally {
       this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
