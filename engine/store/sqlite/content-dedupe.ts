@@ -2,6 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import type { PageContent } from '../../worker/protocol';
+import { BucketFilter } from '../../dedupe/bucket-filter';
 import { bandBuckets, estimatedJaccard, LSH_BANDS } from '../../dedupe/shingles';
 import {
   bestNearMatch,
@@ -31,6 +32,8 @@ export class ContentDedupe {
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
   private readonly sketches = createSketchCache();
+  /** The crawl's stored band buckets, so a probe of a bucket no page has is skipped (bucket-filter.ts). */
+  private readonly storedBuckets = new BucketFilter();
 
   constructor(
     db: WritableDB,
@@ -48,6 +51,9 @@ export class ContentDedupe {
     this.nearGroupOf = db.prepare(
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
     );
+    // A resumed crawl's stored buckets (one range of the table's key: about 1.6M rows at 100,000 pages).
+    const stored = db.prepare(`SELECT band, bucket FROM minhash_bands WHERE crawl_id = ?`).raw();
+    for (const [band, bucket] of stored.iterate(crawlId) as Iterable<[number, number]>) this.storedBuckets.add(band, bucket);
   }
 
   /**
@@ -68,10 +74,15 @@ export class ContentDedupe {
     const buckets = bandBuckets(content.minhash);
     const candidates =
       content.words >= (this.options.minWordsForNear ?? DEFAULT_MIN_WORDS_FOR_NEAR)
-        ? walkCandidates(buckets.length, (band, limit) => this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, limit) as number[], this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES)
+        ? walkCandidates(
+            buckets.length,
+            (band, limit) => (this.storedBuckets.mightHold(band, buckets[band]!) ? (this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, limit) as number[]) : []),
+            this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES,
+          )
         : [];
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
     this.insertBands.run(buckets.flatMap((bucket, band) => [this.crawlId, band, bucket, urlId]));
+    buckets.forEach((bucket, band) => this.storedBuckets.add(band, bucket));
     this.sketches.set(String(urlId), content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
