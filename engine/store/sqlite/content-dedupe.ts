@@ -1,6 +1,7 @@
 /** The content-seen test in SQLite: exact fingerprints and MinHash near-duplicates, grouped and stored. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
+import { placeholderRows } from './placeholders';
 import type { PageContent } from '../../worker/protocol';
 import { BucketFilter } from '../../dedupe/bucket-filter';
 import { bandBuckets, estimatedJaccard, LSH_BANDS } from '../../dedupe/shingles';
@@ -46,7 +47,7 @@ export class ContentDedupe {
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
     this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT ?`).pluck();
     // A page's LSH_BANDS bucket rows in one statement (one call into SQLite instead of one per band).
-    this.insertBands = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES ${Array<string>(LSH_BANDS).fill('(?, ?, ?, ?)').join(', ')}`);
+    this.insertBands = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES ${placeholderRows(LSH_BANDS, 4)}`);
     this.sketchOf = db.prepare(`SELECT minhash FROM pages WHERE url_id = ?`).pluck();
     this.nearGroupOf = db.prepare(
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,

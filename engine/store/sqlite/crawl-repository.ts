@@ -6,6 +6,7 @@ import { CodedError } from '../../../shared/types/result';
 import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
+import { placeholderRows } from './placeholders';
 
 /** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
 export const LINK_ROWS_PER_INSERT = 64;
@@ -131,8 +132,8 @@ export class CrawlRepository extends CrawlReader {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
-    this.insertLinkStatement = db.prepare(`${INSERT_LINKS} (?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${Array<string>(LINK_ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+    this.insertLinkStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(1, LINK_COLUMNS)}`);
+    this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(LINK_ROWS_PER_INSERT, LINK_COLUMNS)}`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(
       `INSERT INTO url_aliases (url_id, raw_url, first_seen_from, fragment_spellings) VALUES (?, ?, ?, ?)

@@ -2,6 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { RobotsStore, StoredRobots } from '../ports';
 import type { WritableDB } from './database';
+import { placeholderRows } from './placeholders';
 
 /** Origins read per statement: well under SQLite's 32,766 bound parameters. */
 const LOAD_CHUNK = 500;
@@ -44,7 +45,7 @@ export class SqliteRobotsStore implements RobotsStore {
     if (!statement) {
       statement = this.db.prepare(
         `SELECT origin, status, error_code AS errorCode, body, fetched_at_ms AS fetchedAtMs, expires_at_ms AS expiresAtMs
-         FROM robots_txt WHERE crawl_id = ? AND expires_at_ms > ? AND origin IN (${Array(count).fill('?').join(', ')})`,
+         FROM robots_txt WHERE crawl_id = ? AND expires_at_ms > ? AND origin IN ${placeholderRows(1, count)}`,
       );
       this.selects.set(count, statement);
     }
