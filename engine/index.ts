@@ -49,7 +49,10 @@ export {
   type InspectedUrlRecord,
   type LinkPage,
   type OutlinkRecord,
+  type StoredBodyRecord,
 } from './store/sqlite/queries/inspector-queries';
+export { bodyBytes, payloadDigest, storedBody, type StoredBody } from './bodies/stored-body';
+export { decodeHtml } from './parse/charset';
 export type { RedirectChainHop } from './store/sqlite/queries/redirect-queries';
 
 /** Read queries of the Overview tab (aggregates in SQL) and of the site tree and crawl tree (children by URL range, ancestry by discovered_from). */

@@ -98,6 +98,7 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'urls.inspect': vi.fn<IpcHandlers['urls.inspect']>(async () => {
       throw new CodedError('URL_NOT_FOUND', 'none');
     }),
+    'urls.source': vi.fn<IpcHandlers['urls.source']>(async () => ({ stored: false, reason: 'none' })),
     'urls.queryLinks': vi.fn<IpcHandlers['urls.queryLinks']>(async ({ offset }) => ({ rows: [], total: 0, offset, refused: 0 })),
     'urls.refetch': vi.fn<IpcHandlers['urls.refetch']>(async () => ({ outcome: 'queued', message: 'queued' })),
     'urls.exclude': vi.fn<IpcHandlers['urls.exclude']>(async ({ rule }) => ({ rule, value: 'pdf', message: 'added', restarted: false })),
@@ -369,6 +370,7 @@ describe('IPC surface snapshot', () => {
       'siteTree.children',
       'urls.ancestry',
       'urls.inspect',
+      'urls.source',
       'urls.queryLinks',
       'urls.refetch',
       'urls.exclude',

@@ -2,9 +2,10 @@ import type { IpcHandlers } from '../../shared/ipc/contract';
 import { CodedError } from '../../shared/types/result';
 import { crawlControlOf, excludeLikeUrl, inspectUrl, refetchUrl, type InspectorSources } from '../services/inspector-service';
 import type { DataStore } from '../services/app-services';
+import { pageSource } from '../services/page-source';
 import type { HandlerContext } from './handlers';
 
-type InspectorChannels = 'urls.inspect' | 'urls.queryLinks' | 'urls.refetch' | 'urls.exclude' | 'urls.openExternal';
+type InspectorChannels = 'urls.inspect' | 'urls.source' | 'urls.queryLinks' | 'urls.refetch' | 'urls.exclude' | 'urls.openExternal';
 
 function sourcesOf(store: DataStore): InspectorSources {
   return { queries: store.inspector, duplicates: store.duplicates, crawls: store.crawls.repositoryForQueries, versions: store.versions };
@@ -16,6 +17,10 @@ export function inspectorHandlers(context: HandlerContext): Pick<IpcHandlers, In
     'urls.inspect': async ({ crawlId, urlId }) => {
       const store = context.store();
       return inspectUrl(sourcesOf(store), crawlId, urlId, store.crawls.isRunning(crawlId));
+    },
+    'urls.source': async ({ crawlId, urlId }) => {
+      const store = context.store();
+      return pageSource(store.inspector, crawlId, urlId, store.crawls.repositoryForQueries.getCrawl(crawlId).settings);
     },
     'urls.queryLinks': async ({ crawlId, urlId, direction, offset, limit }) => {
       const { inspector } = context.store();

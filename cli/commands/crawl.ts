@@ -20,6 +20,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
+       [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N]
 
   --store URL|FILE              where the crawl is kept: a postgres:// URL makes a crawl several processes
                                 share (crawlbench join --store URL adds one, here or on another machine);
@@ -42,6 +43,10 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
                                 default as link-nofollow; --rogue is about the page's meta robots nofollow)
   --page-text-chars N           characters of each page's visible text kept for duplicate diffs,
                                 ${settingBounds('pageTextChars').min} to ${settingBounds('pageTextChars').max} (default ${DEFAULT_CRAWL_SETTINGS.pageTextChars}; 0 keeps none, for a smaller database)
+  --no-store-bodies             keep no page bodies (by default each fetched body is kept brotli-compressed
+                                for the inspector's source view and WARC export: about a tenth of its size)
+  --max-stored-body-bytes N     a kept body longer than N bytes is cut at N (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodyBytes})
+  --max-stored-bodies-bytes N   compressed body bytes the crawl keeps in all (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes}); later bodies are not kept
   --trap-guard on|off           hold the URLs of suspected crawler traps (endless calendars, /a/a/a/ loops,
                                 parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps
   --sitemaps auto|off           auto (default): read each seed host's robots.txt Sitemap: lines and
@@ -86,6 +91,9 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'no-query-strings': { type: 'boolean' },
         rogue: { type: 'boolean' },
         'no-robots': { type: 'boolean' },
+        'no-store-bodies': { type: 'boolean' },
+        'max-stored-body-bytes': { type: 'string' },
+        'max-stored-bodies-bytes': { type: 'string' },
         'trap-guard': { type: 'string' },
         sitemaps: { type: 'string' },
         'checkpoint-every': { type: 'string' },
@@ -248,6 +256,9 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['no-query-strings']) settings.followQueryStrings = false;
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
+  if (values['no-store-bodies']) settings.storeBodies = false;
+  assign('maxStoredBodyBytes', settingFlag('max-stored-body-bytes', 'maxStoredBodyBytes', str('max-stored-body-bytes')));
+  assign('maxStoredBodiesBytes', settingFlag('max-stored-bodies-bytes', 'maxStoredBodiesBytes', str('max-stored-bodies-bytes')));
   // `on`/`off` from the command line; `true` where a caller passes the crawl form's switch as a flag.
   const trapGuard = values['trap-guard'];
   if (trapGuard !== undefined) {

@@ -214,6 +214,7 @@ export class ResultCommitter {
       // Content-seen test (seed 003): only successful pages take part; error pages often share
       // text, and 3xx bodies are not pages.
       content: content && page.status < 300 ? content : null,
+      body: page.body ?? null,
     });
     if (page.redirect !== null) {
       this.addRedirect(batch, url, page, disposition);

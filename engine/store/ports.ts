@@ -20,6 +20,7 @@ import type { TrapState } from '../../shared/types/traps';
 import type { TrapSuspicion } from '../traps/suspicion';
 import type { UrlSource } from '../../shared/types/url-sources';
 import type { PageContent } from '../worker/protocol';
+import type { StoredBody } from '../bodies/stored-body';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
 export type Awaitable<T> = T | Promise<T>;
@@ -306,6 +307,12 @@ export interface PageWrite {
    * no part (no text, or not a 2xx answer: error pages often share text, 3xx bodies are not pages).
    */
   content: PageContent | null;
+  /**
+   * The fetched body as the store keeps it (engine/bodies/stored-body.ts): present when the crawl
+   * keeps bodies (CrawlSettings.storeBodies) and the answer had one; absent or null otherwise. The
+   * store drops it past the crawl's cap (maxStoredBodiesBytes).
+   */
+  body?: StoredBody | null;
 }
 
 /**

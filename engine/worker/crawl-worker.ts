@@ -8,6 +8,7 @@ import { HostResolver } from '../fetch/dns';
 import { Fetcher } from '../fetch/fetcher';
 import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
+import { storedBody } from '../bodies/stored-body';
 import { fetchSitemap } from '../fetch/sitemap-fetch';
 import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
@@ -64,7 +65,9 @@ port.on('message', (message: ToWorker) => {
           return;
         }
         try {
-          post({ type: 'page', seq: message.seq, urlId: message.urlId, result: processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength }) });
+          const result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength });
+          if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
+          post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });

@@ -3,6 +3,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import type { ErrorInfo } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { ParsedSitemap } from '../parse/sitemap-parser';
+import type { StoredBody } from '../bodies/stored-body';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
@@ -55,6 +56,8 @@ export interface WorkerInit {
     | 'delayFactor'
     | 'pageTextChars'
     | 'maxUrlLength'
+    | 'storeBodies'
+    | 'maxStoredBodyBytes'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -151,6 +154,11 @@ export interface PageResult {
   retryAfter: string | null;
   /** Content fingerprints of the visible text (HTML pages with text only). */
   content: PageContent | null;
+  /**
+   * The body as the store keeps it (compressed in the worker), when the crawl keeps bodies
+   * (storeBodies) and the answer had one (not a redirect's: its body is discarded); else absent.
+   */
+  body?: StoredBody;
 }
 
 /** What the content-seen test needs of a page (IIR 20.2: "Doc FP's"; IIR 19.6 shingles). */

@@ -37,6 +37,7 @@ export const IPC_CHANNELS = [
   'siteTree.children',
   'urls.ancestry',
   'urls.inspect',
+  'urls.source',
   'urls.queryLinks',
   'urls.refetch',
   'urls.exclude',

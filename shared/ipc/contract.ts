@@ -26,7 +26,7 @@ import type {
   VersionTemplateDetail,
   VersionTemplateRow,
 } from './views';
-import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, RefetchAnswer, UrlInspection } from './inspector-view';
+import type { ExcludeAnswer, InlinkRow, LinkPage, OutlinkRow, PageSource, RefetchAnswer, UrlInspection } from './inspector-view';
 
 /** Where the workbench runs: the Electron shell, or a browser talking to the local server. */
 export type AppMode = 'electron' | 'browser';
@@ -98,6 +98,8 @@ export interface IpcResponses {
   /** A URL's crawl tree: its ancestry by discovered_from, seed first. */
   'urls.ancestry': UrlAncestry;
   'urls.inspect': UrlInspection;
+  /** The URL's stored body, decoded for the inspector's source view. */
+  'urls.source': PageSource;
   /** Inlinks (`direction: 'in'`) or outlinks (`'out'`) of one URL, a window at a time. */
   'urls.queryLinks': LinkPage<InlinkRow> | LinkPage<OutlinkRow>;
   'urls.refetch': RefetchAnswer;

@@ -157,6 +157,38 @@ export interface UrlInspection {
   exclusions: ExclusionOption[];
 }
 
+/** Bytes of a stored body the source view shows at most (the rest is cut, `shownBytes` says where). */
+export const SOURCE_VIEW_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Answer of `urls.source`: the URL's stored body (issue 14 part 1), decoded for display. */
+export type PageSource =
+  | {
+      stored: true;
+      /** The Content-Type the answer was sent with; null when none. */
+      contentType: string | null;
+      /** The character encoding the text was decoded with (WHATWG name), or null for a body shown as binary. */
+      charset: string | null;
+      /** Bytes of the body as kept (before compression). */
+      rawBytes: number;
+      /** Bytes it takes in the store, compressed. */
+      storedBytes: number;
+      /** The body was cut (by the fetch's or the store's size cap). */
+      truncated: boolean;
+      /** `sha1:BASE32` of the kept bytes (the WARC payload digest). */
+      payloadDigest: string;
+      /** The body as text (first {@link SOURCE_VIEW_MAX_BYTES} bytes); '' for a binary body. */
+      text: string;
+      /** Bytes of the body `text` shows. */
+      shownBytes: number;
+      /** True when the body is not text (an image, a PDF …): only its size and digest are shown. */
+      binary: boolean;
+    }
+  | {
+      stored: false;
+      /** Why there is no body, in words (bodies not kept by the crawl, a redirect, the crawl's cap reached, not fetched yet). */
+      reason: string;
+    };
+
 /** Answer of `urls.refetch`. */
 export interface RefetchAnswer {
   outcome: 'queued' | 'already-queued' | 'in-flight' | 'held';

@@ -64,6 +64,7 @@ export const viewRequestSchemas = {
     })
     .strict(),
   'urls.inspect': z.object({ crawlId: id, urlId: id }).strict(),
+  'urls.source': z.object({ crawlId: id, urlId: id }).strict(),
   'urls.queryLinks': z.object({ crawlId: id, urlId: id, direction: z.enum(['in', 'out']), offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   'urls.refetch': z.object({ crawlId: id, urlId: id }).strict(),
   'urls.exclude': z.object({ crawlId: id, urlId: id, rule: z.enum(EXCLUSION_RULES) }).strict(),

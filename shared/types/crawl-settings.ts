@@ -123,6 +123,9 @@ const SPECS = {
   pageTextChars: { schema: whole(0, 1_000_000), unit: 'characters', description: 'Characters of each page\'s visible text kept for near-duplicate diffs (0 keeps none).' },
   trapGuard: { schema: z.boolean(), unit: 'boolean', description: 'Detect crawler traps and hold their URLs (state held) until released (IIR 20.2; Heritrix trap rules).' },
   sitemaps: { schema: z.enum(SITEMAP_MODES), unit: 'choice', description: 'auto: read robots.txt Sitemap: lines and /sitemap.xml of each seed host and crawl the URLs they list; off: no sitemap is fetched.' },
+  storeBodies: { schema: z.boolean(), unit: 'boolean', description: 'Keep each fetched body, brotli-compressed, in the crawl store (source view, WARC export, re-analysis without a recrawl).' },
+  maxStoredBodyBytes: { schema: whole(1024, 1024 * 1024 * 1024), unit: 'bytes', description: 'A kept body longer than this is cut at it and marked truncated.' },
+  maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
 } satisfies Specs;
 
 /** The crawl settings, keyed by setting: schema, default, unit and description of each. */

@@ -144,6 +144,16 @@ export interface CrawlSettings {
    * `off` fetches no sitemap.
    */
   sitemaps: SitemapMode;
+  /**
+   * Keep each fetched body (after Content-Encoding decoding) in the crawl store, brotli-compressed,
+   * in `page_bodies` apart from the frontier tables (engine/bodies): the inspector's source view,
+   * WARC export and re-analysis without a recrawl read it (issue 14 part 1).
+   */
+  storeBodies: boolean;
+  /** A body longer than this many bytes is kept cut at it (marked truncated). */
+  maxStoredBodyBytes: number;
+  /** Compressed bytes of bodies a crawl keeps in all; past it, bodies are no longer kept (counted). */
+  maxStoredBodiesBytes: number;
 }
 
 /** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
@@ -197,6 +207,9 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   pageTextChars: 2_000,
   trapGuard: true,
   sitemaps: 'auto',
+  storeBodies: true,
+  maxStoredBodyBytes: 10 * 1024 * 1024,
+  maxStoredBodiesBytes: 4 * 1024 * 1024 * 1024,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

@@ -47,6 +47,7 @@ const forbidden: Record<string, Fixture[]> = {
     ['engine/worker/crawl-worker.ts', '../schedule/crawl-runner'],
     ['engine/worker/crawl-worker.ts', '../schedule/politeness-extra'],
     ['engine/worker/crawl-worker.ts', '../store/sqlite/connection'],
+    ['engine/worker/crawl-worker.ts', '../store/sqlite/body-rows'],
     ['engine/worker/crawl-worker.ts', './worker-pool'],
     ['engine/worker/crawl-worker.ts', '../../shared/types/crawl'],
   ],
@@ -107,8 +108,10 @@ const allowed: Record<string, Fixture[]> = {
     ['engine/commit/result-committer.ts', '../store/ports'],
     ['engine/links/link-pipeline.ts', '../store/ports'],
   ],
-  'the worker entry imports fetch, parse, robots, the politeness formula and the protocol': [
+  'the worker entry imports fetch, parse, robots, bodies, warc, the politeness formula and the protocol': [
     ['engine/worker/crawl-worker.ts', '../fetch/fetcher'],
+    ['engine/worker/crawl-worker.ts', '../bodies/stored-body'],
+    ['engine/worker/crawl-worker.ts', '../warc/warc-records'],
     ['engine/worker/crawl-worker.ts', '../schedule/politeness'],
     ['engine/worker/crawl-worker.ts', '../parse/page-processor'],
     ['engine/worker/crawl-worker.ts', '../robots/robots'],

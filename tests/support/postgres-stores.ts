@@ -87,6 +87,13 @@ export function postgresHarness(databases: () => TestDatabases, options: Postgre
       return open(stores.crawlId, policy);
     },
     storedRows: async (stores) => ({ urls: await count('urls', stores.crawlId), pages: await count('pages', stores.crawlId), links: await count('links', stores.crawlId) }),
+    storedBodies: async (stores) => {
+      const { rows } = await (await storeOf()).pool.query<{ urlId: string; encoding: string; rawBytes: string; truncated: number; payloadDigest: string; bytes: Buffer }>(
+        `SELECT url_id AS "urlId", encoding, raw_bytes AS "rawBytes", truncated, payload_digest AS "payloadDigest", body AS bytes FROM page_bodies WHERE crawl_id = $1 ORDER BY url_id`,
+        [stores.crawlId],
+      );
+      return rows.map((row) => ({ urlId: Number(row.urlId), encoding: row.encoding, rawBytes: Number(row.rawBytes), truncated: row.truncated === 1, payloadDigest: row.payloadDigest, bytes: row.bytes }));
+    },
     async close() {
       for (const stores of opened) stores.detach();
       await store?.close();

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Awaitable, ClaimedUrl, CrawlStores, Disposition, FrontierCandidate, PageRow, PolitenessPolicy, UrlOutcome } from '../ports';
 import { MINHASH_SIZE } from '../../dedupe/shingles';
 import type { PageContent } from '../../worker/protocol';
+import { bodyBytes, storedBody } from '../../bodies/stored-body';
 
 /** How the suite opens a backend's stores. */
 export interface StoreHarness {
@@ -21,8 +22,20 @@ export interface StoreHarness {
   reopen(stores: CrawlStores, policy: PolitenessPolicy): Awaitable<CrawlStores>;
   /** Rows stored for the crawl, read past the ports (for atomicity). */
   storedRows(stores: CrawlStores): Awaitable<{ urls: number; pages: number; links: number }>;
+  /** The crawl's stored bodies (issue 14 part 1), read past the ports, by URL id. */
+  storedBodies(stores: CrawlStores): Awaitable<StoredBodyRow[]>;
   /** Releases everything opened. */
   close(): Awaitable<void>;
+}
+
+/** A stored body as the harness reads it back. */
+export interface StoredBodyRow {
+  urlId: number;
+  encoding: string;
+  rawBytes: number;
+  truncated: boolean;
+  payloadDigest: string;
+  bytes: Uint8Array;
 }
 
 /** One slot per host, no delay: claims are limited by the in-flight limit only. */
@@ -282,6 +295,31 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           // First in its host's queue: the claim hands out the seed again, not /x.
           expect((await fetchSeed(2)).id).toBe(seed.id);
           expect(await h.storedRows(stores)).toEqual({ urls: 2, pages: 1, links: 1 });
+        }));
+
+      it('keeps a page’s body, replaces it when the page is fetched again, and drops it when the new fetch brings none', () =>
+        withStores({ ...OPEN, maxInFlightPerHost: 10 }, async (stores, h) => {
+          const { frontier, writer } = stores;
+          await add(stores, [candidate('a.test', 'seed'), candidate('a.test', 'other')], 0);
+          const fetchSeed = async (nowMs: number, body: Buffer | null) => {
+            const [seed] = await frontier.claimBatch(1, nowMs);
+            await writer.commit({
+              nowMs,
+              pages: [{ row: pageRow(seed!), text: null, content: null, body: body && storedBody(body, false, 1 << 20) }],
+              outcomes: [done(seed!, { fetchMs: 1, nowMs, httpStatus: 200 })],
+            });
+            return seed!;
+          };
+          const first = Buffer.from('<p>first fetch</p>'.repeat(50));
+          const seed = await fetchSeed(1, first);
+          const read = async () => (await h.storedBodies(stores)).map((row) => ({ ...row, bytes: Buffer.from(bodyBytes(row.encoding, row.bytes)).toString() }));
+          expect(await read()).toEqual([{ urlId: seed.id, encoding: 'br', rawBytes: first.length, truncated: false, payloadDigest: storedBody(first, false, 1 << 20).payloadDigest, bytes: first.toString() }]);
+          expect(await frontier.refetch(seed.id, 2)).toBe('queued');
+          expect((await fetchSeed(2, Buffer.from('second'))).id).toBe(seed.id);
+          expect((await read()).map((row) => [row.urlId, row.bytes])).toEqual([[seed.id, 'second']]);
+          expect(await frontier.refetch(seed.id, 3)).toBe('queued');
+          await fetchSeed(3, null);
+          expect(await h.storedBodies(stores)).toEqual([]);
         }));
 
       it('a redirect to a URL whose stored redirects lead back fails as REDIRECT_LOOP; its link is stored either way', () =>

@@ -7,8 +7,9 @@
  * sitemap-rows.ts, redirect-chains.ts, robots-store.ts) all write through the caller's pool.
  */
 import os from 'node:os';
-import type { CrawlSettings, CrawlStatus } from '../../../shared/types/crawl';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings, type CrawlStatus } from '../../../shared/types/crawl';
 import type { CommitBatch, CommitResult, CrawlStores, PolitenessPolicy } from '../ports';
+import { PostgresBodyRows } from './body-rows';
 import { PostgresContentIndex } from './content-dedupe';
 import { PostgresFrontier } from './frontier';
 import { HostReleaseQueue } from './host-releases';
@@ -22,7 +23,7 @@ import { PostgresCrawlRepository } from './crawl-repository';
 import { PostgresCrawlWriter } from './writer';
 
 /** The settings the PostgreSQL stores read: politeness knobs and the near-duplicate threshold. */
-export type PostgresStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>;
+export type PostgresStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'> & Partial<Pick<CrawlSettings, 'maxStoredBodiesBytes'>>;
 
 /** How this process joins the crawl. */
 export interface PostgresStoreOptions {
@@ -98,10 +99,11 @@ export async function createPostgresCrawlStores(store: PostgresStore, crawlId: n
   let endedWith: CrawlStatus | null = null;
   const contentIndex = new PostgresContentIndex(crawlId, { threshold: settings.nearDuplicateThreshold });
   const sitemaps = new PostgresSitemapRows(crawlId);
+  const bodies = await PostgresBodyRows.open(store, crawlId, settings.maxStoredBodiesBytes ?? DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes);
   const writer = new PostgresCrawlWriter(
     store,
     crawlId,
-    { contentIndex, traps, sitemaps },
+    { contentIndex, traps, sitemaps, bodies },
     {
       processId,
       leaseMs,

@@ -11,6 +11,7 @@ import type { CrawlStatus } from '../../../shared/types/crawl';
 import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
 import type { AliasWrite, CommitBatch, CommitResult, FrontierCandidate, HeldUrl, LinkWrite, PageWrite, PolitenessPolicy, UrlOutcome } from '../ports';
 import { linkKindCode, linkRuleCode } from '../sqlite/link-codes';
+import type { PostgresBodyRows } from './body-rows';
 import type { PostgresContentIndex } from './content-dedupe';
 import { hostRelease, writeHostReleases, type HostRelease } from './host-releases';
 import { closedLoops } from './redirect-chains';
@@ -27,6 +28,8 @@ export interface PostgresWriterParts {
   traps: Pick<PostgresTrapRows, 'load' | 'record' | 'holdingIdOf' | 'addExamples' | 'holdPending'>;
   /** Sitemap rows and listings (sitemap-rows.ts). */
   sitemaps: Pick<PostgresSitemapRows, 'write'>;
+  /** Stored bodies under the crawl's cap (body-rows.ts). */
+  bodies: Pick<PostgresBodyRows, 'write'>;
 }
 
 /** The process's side of the writer: its releases to write first, its lease, what it did. */
@@ -350,6 +353,7 @@ export class PostgresCrawlWriter {
         [this.crawlId, texts.map((page) => page.row.urlId), texts.map((page) => page.text)],
       );
     }
+    await this.parts.bodies.write(client, [...last.values()]);
     // A page fetched again (its row replaced: xmax set by the upsert's update) replaces its links,
     // written later in this batch; a first fetch has none to drop, and costs no index probe.
     const again = written.rows.filter((row) => row.replaced).map((row) => row.url_id);

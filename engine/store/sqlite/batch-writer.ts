@@ -4,6 +4,7 @@ import type { CrawlStatus } from '../../../shared/types/crawl';
 import type { TrapState } from '../../../shared/types/traps';
 import type { AliasWrite, CommitBatch, CommitResult, HeldUrl, LinkWrite, PageWrite, StoredRobots, TrapStateChange, UrlOutcome } from '../ports';
 import { sketchToBlob } from '../../dedupe/content-verdict';
+import type { SqliteBodyRows } from './body-rows';
 import type { ContentDedupe } from './content-dedupe';
 import type { CrawlRepository, LinkRecord } from './crawl-repository';
 import type { WritableDB } from './database';
@@ -26,6 +27,8 @@ export interface SqliteCrawlWriterParts {
   /** Version URL templates of the URLs stored (seed 001; version-index.ts). */
   versions: VersionIndex;
   traps: TrapRows;
+  /** Stored bodies (migration 0023), under the crawl's cap. */
+  bodies: SqliteBodyRows;
 }
 
 /**
@@ -134,12 +137,13 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   }
 
   /** @returns true when the content-seen test found the page a duplicate */
-  private writePage({ row, text, content }: PageWrite, nowMs: number): boolean {
+  private writePage({ row, text, content, body }: PageWrite, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
     repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
     // A page fetched again replaces its links (one indexed probe when it was never fetched before).
     repository.deleteLinksFrom(crawlId, row.urlId);
     if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
+    this.parts.bodies.write(row.urlId, body);
     return content !== null && contentIndex.record(row.urlId, content, nowMs).kind !== 'unique';
   }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
-import { frontierStoreContract, type StoreHarness } from '../contract/frontier-store.contract';
+import { frontierStoreContract, type StoreHarness, type StoredBodyRow } from '../contract/frontier-store.contract';
 import { robotsStoreContract } from '../contract/robots-store.contract';
 import { trapStoreContract } from '../contract/trap-store.contract';
 import type { CrawlStores, PolitenessPolicy } from '../ports';
@@ -11,6 +11,17 @@ import { openDatabase } from './connection';
 import { CrawlRepository } from './crawl-repository';
 import { createSqliteCrawlStores } from './crawl-stores';
 import type { WritableDB } from './database';
+
+/** The crawl's page_bodies rows (migration 0023), by URL id. */
+function bodiesOf(db: WritableDB, crawlId: number): StoredBodyRow[] {
+  const rows = db
+    .prepare(
+      `SELECT b.url_id AS urlId, b.encoding, b.raw_bytes AS rawBytes, b.truncated, b.payload_digest AS payloadDigest, b.body AS bytes
+       FROM page_bodies b JOIN urls u ON u.id = b.url_id WHERE u.crawl_id = ? ORDER BY b.url_id`,
+    )
+    .all(crawlId) as (Omit<StoredBodyRow, 'truncated'> & { truncated: number })[];
+  return rows.map((row) => ({ ...row, truncated: row.truncated === 1 }));
+}
 
 function sqliteHarness(): StoreHarness {
   const db: WritableDB = openDatabase(':memory:');
@@ -24,6 +35,7 @@ function sqliteHarness(): StoreHarness {
     // Same file, new stores: what a new process opening the database builds.
     reopen: (stores: CrawlStores, policy) => createSqliteCrawlStores(db, stores.crawlId, settings(policy)),
     storedRows: (stores) => ({ urls: count('urls', stores.crawlId), pages: count('pages', stores.crawlId), links: count('links', stores.crawlId) }),
+    storedBodies: (stores) => bodiesOf(db, stores.crawlId),
     close: () => {
       db.close();
     },
@@ -54,6 +66,7 @@ function writerThreadHarness(): StoreHarness {
       return open(stores.crawlId, policy);
     },
     storedRows: (stores) => ({ urls: count('urls', stores.crawlId), pages: count('pages', stores.crawlId), links: count('links', stores.crawlId) }),
+    storedBodies: (stores) => bodiesOf(db, stores.crawlId),
     close: async () => {
       await Promise.all(opened.map((stores) => stores.close()));
       db.close();

@@ -6,9 +6,11 @@
  * no claim waits on a commit. Each claim, commit batch and re-fetch is one BEGIN IMMEDIATE
  * transaction wherever it runs.
  */
-import type { CrawlSettings } from '../../../shared/types/crawl';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../shared/types/crawl';
+import type { WriterSettings } from './writer-protocol';
 import type { CommitBatch, CrawlStores, FrontierStore, RobotsStore, UrlOutcome } from '../ports';
 import { SqliteCrawlWriter, type CrawlRowWriter } from './batch-writer';
+import { SqliteBodyRows } from './body-rows';
 import { ContentDedupe } from './content-dedupe';
 import { CrawlRepository } from './crawl-repository';
 import type { WritableDB } from './database';
@@ -23,7 +25,7 @@ import { WriterThreadClient } from './writer-client';
 import { storedTraps } from './queries/trap-queries';
 
 /** The settings the SQLite stores read: politeness knobs and the near-duplicate threshold. */
-export type SqliteStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'>;
+export type SqliteStoreSettings = Pick<CrawlSettings, 'maxInFlightPerHost' | 'minDelayMs' | 'maxDelayMs' | 'delayFactor' | 'nearDuplicateThreshold'> & Partial<Pick<CrawlSettings, 'maxStoredBodiesBytes'>>;
 
 export interface SqliteStoreOptions {
   /**
@@ -35,12 +37,17 @@ export interface SqliteStoreOptions {
   nativeBinding?: string;
 }
 
+/** The settings the row writer reads, picked from the store's (a message to the writer thread carries no more). */
+function writerSettings(settings: SqliteStoreSettings): WriterSettings {
+  return { nearDuplicateThreshold: settings.nearDuplicateThreshold, ...(settings.maxStoredBodiesBytes !== undefined ? { maxStoredBodiesBytes: settings.maxStoredBodiesBytes } : {}) };
+}
+
 /**
  * The writes of crawl `crawlId` on connection `db` (this thread, or the writer thread's own). The
  * version-template index first catches up with the URLs already stored (a resumed crawl: one pass
  * over its URLs, before the first write).
  */
-export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings: Pick<CrawlSettings, 'nearDuplicateThreshold'>): SqliteCrawlWriter {
+export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings: WriterSettings): SqliteCrawlWriter {
   const versions = new VersionIndex(db, crawlId);
   versions.catchUp();
   return new SqliteCrawlWriter({
@@ -53,6 +60,7 @@ export function createSqliteRowWriter(db: WritableDB, crawlId: number, settings:
     robots: new SqliteRobotsStore(db, crawlId),
     versions,
     traps: new TrapRows(db, crawlId),
+    bodies: new SqliteBodyRows(db, crawlId, settings.maxStoredBodiesBytes ?? DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes),
   });
 }
 
@@ -71,7 +79,7 @@ export function createSqliteCrawlStores(db: WritableDB, crawlId: number, setting
   new FrontierRows(db, crawlId).resetInFlight();
   const queues = new SqliteFrontier(db, crawlId, policy, null);
   const rows: CrawlRowWriter = options.writerThread
-    ? new WriterThreadClient({ file: db.name, crawlId, settings: { nearDuplicateThreshold: settings.nearDuplicateThreshold }, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
+    ? new WriterThreadClient({ file: db.name, crawlId, settings: writerSettings(settings), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
     : createSqliteRowWriter(db, crawlId, settings);
   // Stored robots.txt files are read here and written by the row writer: with a writer thread, a
   // second writing connection would contend with its commits for SQLite's one write lock.

@@ -3,12 +3,15 @@ import type { CrawlSettings, CrawlStatus } from '../../../shared/types/crawl';
 import type { TrapState } from '../../../shared/types/traps';
 import type { CommitBatch, StoredRobots } from '../ports';
 
+/** The crawl settings the row writer reads (the body cap defaults to DEFAULT_CRAWL_SETTINGS's). */
+export type WriterSettings = Pick<CrawlSettings, 'nearDuplicateThreshold'> & Partial<Pick<CrawlSettings, 'maxStoredBodiesBytes'>>;
+
 /** What the writer thread needs to open the crawl's write connection. */
 export interface WriterThreadInit {
   /** The database file (not `:memory:`: the thread opens its own connection). */
   file: string;
   crawlId: number;
-  settings: Pick<CrawlSettings, 'nearDuplicateThreshold'>;
+  settings: WriterSettings;
   /** better-sqlite3's native addon path, when the host process loads its own (Electron). */
   nativeBinding?: string;
   /** The TypeScript entry, when the thread runs from source through tsx (tsx-bootstrap.mjs). */

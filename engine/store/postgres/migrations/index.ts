@@ -7,6 +7,7 @@
 import type { PoolClient } from 'pg';
 import { CodedError } from '../../../../shared/types/result';
 import { POSTGRES_SCHEMA_1 } from './0001-initial';
+import { POSTGRES_SCHEMA_2 } from './0002-page-bodies';
 
 /** One schema step: `sql` runs as one multi-statement query inside the step's transaction. */
 export interface PostgresMigration {
@@ -16,7 +17,10 @@ export interface PostgresMigration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [{ version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 }];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  { version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 },
+  { version: 2, name: 'page-bodies', sql: POSTGRES_SCHEMA_2 },
+];
 
 /** pg_advisory_xact_lock key of the migration step (any constant the crawler alone uses: "crawlben" in ASCII). */
 const MIGRATION_LOCK_KEY = 0x637261776c62656en;

@@ -50,6 +50,16 @@ export interface InspectedUrlRecord {
   sources: number;
 }
 
+/** A stored body as read back: engine/bodies/stored-body.ts StoredBody's fields, `bytes` as `body`. */
+export interface StoredBodyRecord {
+  encoding: string;
+  rawBytes: number;
+  truncated: boolean;
+  payloadDigest: string;
+  /** The compressed bytes. */
+  body: Uint8Array;
+}
+
 /**
  * The stored answer of a fetched URL: the page row as the crawl writer wrote it (store/ports.ts
  * PageRow, the one description of those fields), read back; migration 0009's analysis columns are
@@ -122,6 +132,18 @@ export class InspectorQueries {
   }
 
   /** The stored answer of a fetched URL, or undefined when it has none (pending, failed without an answer). */
+  /**
+   * The URL's stored body row (migration 0023), compressed as stored; undefined when none is kept
+   * (bodies off, past the crawl's cap, a redirect, not fetched) or the file predates migration 0023.
+   */
+  storedBody(urlId: number): StoredBodyRecord | undefined {
+    if (!this.statements.hasTable('page_bodies')) return undefined;
+    const row = this.statements
+      .get(`SELECT encoding, raw_bytes AS rawBytes, truncated, payload_digest AS payloadDigest, body FROM page_bodies WHERE url_id = ?`)
+      .get(urlId) as (Omit<StoredBodyRecord, 'truncated'> & { truncated: number }) | undefined;
+    return row ? { ...row, truncated: row.truncated === 1 } : undefined;
+  }
+
   page(urlId: number): InspectedPageRecord | undefined {
     const row = this.statements
       .get(

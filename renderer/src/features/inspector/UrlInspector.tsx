@@ -4,6 +4,7 @@ import { api } from '../../ipc/client';
 import { useStore } from '../../store';
 import { InspectorActions } from './InspectorActions';
 import { InlinksSection, OutlinksSection } from './link-sections';
+import { SourceSection } from './SourceSection';
 import { DuplicatesSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
 
 /**
@@ -110,6 +111,7 @@ export function UrlInspector() {
           <NamesSection inspection={inspection} />
           <SourcesSection inspection={inspection} />
           <ResponseSection inspection={inspection} />
+          <SourceSection inspection={inspection} />
           <RedirectSection inspection={inspection} />
           <RobotsSection inspection={inspection} />
           <TimelineSection inspection={inspection} />

@@ -16,7 +16,7 @@ export function UrlLink({ urlId, children }: { urlId: number | null | undefined;
   );
 }
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes.toLocaleString()} bytes)`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes.toLocaleString()} bytes)`;

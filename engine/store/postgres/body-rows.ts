@@ -1,0 +1,58 @@
+/**
+ * Stored bodies of one crawl in PostgreSQL (migration 2, `page_bodies`), the counterpart of
+ * sqlite/body-rows.ts: written inside each commit's transaction, under the per-crawl cap
+ * (engine/bodies/body-budget.ts), which each process counts from the crawl's stored bytes when it
+ * opened plus its own.
+ */
+import type pg from 'pg';
+import { BodyBudget } from '../../bodies/body-budget';
+import type { PageWrite } from '../ports';
+import type { PostgresStore } from './pool';
+
+export class PostgresBodyRows {
+  private constructor(
+    private readonly crawlId: number,
+    private readonly budget: BodyBudget,
+  ) {}
+
+  /**
+   * The body rows of crawl `crawlId`, with the cap's count seeded from what the crawl keeps.
+   * @param limitBytes the crawl's maxStoredBodiesBytes (compressed bytes)
+   */
+  static async open(store: PostgresStore, crawlId: number, limitBytes: number): Promise<PostgresBodyRows> {
+    const { rows } = await store.pool.query<{ stored: string }>(`SELECT coalesce(sum(octet_length(body)), 0)::text AS stored FROM page_bodies WHERE crawl_id = $1`, [crawlId]);
+    return new PostgresBodyRows(crawlId, new BodyBudget(limitBytes, Number(rows[0]?.stored ?? 0)));
+  }
+
+  /**
+   * Keeps the bodies of a batch's pages (one per URL, the batch's last), replacing earlier fetches'
+   * bodies; a page without a body to keep (none, or past the cap) drops its earlier one. Rows in
+   * URL-id order, as every multi-row statement of the writer (no deadlock between processes).
+   */
+  async write(client: pg.PoolClient, pages: readonly PageWrite[]): Promise<void> {
+    const kept: PageWrite[] = [];
+    const dropped: number[] = [];
+    for (const page of [...pages].sort((a, b) => a.row.urlId - b.row.urlId)) {
+      if (page.body && this.budget.admit(page.body.bytes.length)) kept.push(page);
+      else dropped.push(page.row.urlId);
+    }
+    if (dropped.length > 0) await client.query(`DELETE FROM page_bodies WHERE url_id = ANY($1::bigint[])`, [dropped]);
+    if (kept.length === 0) return;
+    await client.query(
+      `INSERT INTO page_bodies (url_id, crawl_id, encoding, raw_bytes, truncated, payload_digest, body)
+       SELECT url_id, $1, encoding, raw_bytes, truncated, payload_digest, body
+       FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::smallint[], $6::text[], $7::bytea[]) AS t(url_id, encoding, raw_bytes, truncated, payload_digest, body)
+       ON CONFLICT (url_id) DO UPDATE SET encoding = EXCLUDED.encoding, raw_bytes = EXCLUDED.raw_bytes, truncated = EXCLUDED.truncated,
+         payload_digest = EXCLUDED.payload_digest, body = EXCLUDED.body`,
+      [
+        this.crawlId,
+        kept.map((page) => page.row.urlId),
+        kept.map((page) => page.body!.encoding),
+        kept.map((page) => page.body!.rawBytes),
+        kept.map((page) => (page.body!.truncated ? 1 : 0)),
+        kept.map((page) => page.body!.payloadDigest),
+        kept.map((page) => Buffer.from(page.body!.bytes.buffer, page.body!.bytes.byteOffset, page.body!.bytes.byteLength)),
+      ],
+    );
+  }
+}

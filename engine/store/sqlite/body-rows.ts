@@ -1,0 +1,48 @@
+/**
+ * Stored bodies of one crawl in SQLite (migration 0023, `page_bodies`): written by the crawl's
+ * writer inside each commit, under the per-crawl cap (engine/bodies/body-budget.ts).
+ */
+import type { Statement } from 'better-sqlite3';
+import { BodyBudget } from '../../bodies/body-budget';
+import type { StoredBody } from '../../bodies/stored-body';
+import type { WritableDB } from './database';
+
+export class SqliteBodyRows {
+  private readonly insert: Statement;
+  private readonly remove: Statement;
+  private readonly budget: BodyBudget;
+
+  /**
+   * @param limitBytes the crawl's maxStoredBodiesBytes (compressed bytes); the bytes the crawl
+   *   keeps already count against it (one pass over its rows, when the writer opens)
+   */
+  constructor(db: WritableDB, crawlId: number, limitBytes: number) {
+    this.insert = db.prepare(`INSERT OR REPLACE INTO page_bodies (url_id, encoding, raw_bytes, truncated, payload_digest, body) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.remove = db.prepare(`DELETE FROM page_bodies WHERE url_id = ?`);
+    const stored = db
+      .prepare(`SELECT coalesce(sum(length(b.body)), 0) FROM page_bodies b JOIN urls u ON u.id = b.url_id WHERE u.crawl_id = ?`)
+      .pluck()
+      .get(crawlId) as number;
+    this.budget = new BodyBudget(limitBytes, stored);
+  }
+
+  /**
+   * Keeps a page's body, replacing the one an earlier fetch of the URL kept; a page without a body
+   * to keep (none sent, or past the crawl's cap) drops the earlier one, so a stored body always
+   * belongs to the page row beside it.
+   * @returns true when the body was kept
+   */
+  write(urlId: number, body: StoredBody | null | undefined): boolean {
+    if (body && this.budget.admit(body.bytes.length)) {
+      this.insert.run(urlId, body.encoding, body.rawBytes, body.truncated ? 1 : 0, body.payloadDigest, body.bytes);
+      return true;
+    }
+    this.remove.run(urlId);
+    return false;
+  }
+
+  /** Bodies not kept because the crawl's cap was reached (this writer's). */
+  get refused(): number {
+    return this.budget.refused;
+  }
+}
