@@ -94,3 +94,8 @@ export type { TrapStateChange } from './store/ports';
 /** A PostgreSQL store (issue 13): its pool, and a crawl of it copied into a SQLite crawl database for the read-side views, exports and checkpoints. */
 export { copyCrawlToSqlite, copyCrawlsToSqlite, newestPostgresCrawl, postgresCrawlIds, type SnapshotOptions, type SnapshotResult } from './store/postgres/snapshot';
 export { createPostgresCheckpoint, listPostgresCheckpoints } from './store/postgres/checkpoints';
+export { WarcFileWriter, indexWarc, verifyWarc, type VerifiedRecord } from './warc/warc-file';
+export { fetchRecords, revisitRecords, type WarcFetch } from './warc/warc-records';
+export { WarcSink } from './warc/warc-sink';
+export { BodyQueries, type StoredFetch } from './store/sqlite/queries/body-queries';
+export { requestHeaders } from './fetch/fetcher';

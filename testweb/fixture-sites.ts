@@ -233,6 +233,20 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
   },
   // Links to files (issue 5 flow b): three PDFs and a ZIP. With the default "Ignore Links To"
   // list the ZIP link is refused and the PDFs are fetched; with "pdf" added, all four are refused.
+  // Issue 14 (WARC): one page served byte for byte at two URLs (a revisit record), a gzip-encoded
+  // page (archived decoded), a redirect and a 404 page (their answers archived too).
+  'archive.test': {
+    '/': page('Archive', '<a href="/story.html">story</a> <a href="/print/story.html">print</a> <a href="/gz.html">gz</a> <a href="/old">old</a> <a href="/gone.html">gone</a>'),
+    '/story.html': page('Story', `<p>${PROSE}</p>`),
+    '/print/story.html': page('Story', `<p>${PROSE}</p>`),
+    '/gz.html': (_req, res) => {
+      const body = zlib.gzipSync(html('Compressed', `<p>${ARTICLE}</p><a href="/">home</a>`));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      res.end(body);
+    },
+    '/old': redirect('/new.html'),
+    '/new.html': page('New', '<p>Moved here.</p>'),
+  },
   'files.test': {
     '/': page('Files', '<a href="/report.pdf">report</a> <a href="/slides.pdf">slides</a> <a href="/notes.html">notes</a> <a href="/archive.zip">archive</a>'),
     '/notes.html': page('Notes', '<a href="/">home</a> <a href="/appendix.pdf">appendix</a>'),

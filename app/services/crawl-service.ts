@@ -1,4 +1,4 @@
-import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome } from '../../engine';
+import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
@@ -24,6 +24,12 @@ export interface CrawlServiceOptions {
    * Off, every write runs on this connection (what a test limiting this connection needs). @default true
    */
   writerThread?: boolean;
+}
+
+/** Options of one run (not settings: nothing of them is stored with the crawl). */
+export interface RunOptions {
+  /** The run's live WARC (issue 14 part 6): its file is the caller's to open and close. */
+  warc?: WarcSink;
 }
 
 /** What a run adds its own counters to: the crawl's totals from before it started. */
@@ -96,14 +102,14 @@ export class CrawlService {
    * @throws CodedError INVALID_SEED, INVALID_SETTINGS, DB_BUSY (another live process crawls this
    *   database), DISK_FULL or another storage code when the database refuses the first writes
    */
-  start(seeds: readonly string[], input?: Partial<CrawlSettings>): { crawlId: number; done: Promise<CrawlSummary> } {
+  start(seeds: readonly string[], input?: Partial<CrawlSettings>, runOptions: RunOptions = {}): { crawlId: number; done: Promise<CrawlSummary> } {
     const validSeeds = validateSeeds(seeds);
     const settings = effectiveSettings({ ...this.options.defaults?.(), ...input }, this.options);
     const lease = this.takeLease(null);
     try {
       const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
       lease.setCrawl(crawlId);
-      return { crawlId, done: this.run(crawlId, validSeeds, settings) };
+      return { crawlId, done: this.run(crawlId, validSeeds, settings, runOptions) };
     } catch (error) {
       this.releaseLeaseIfIdle();
       throw storageError(error, this.db.name);
@@ -138,21 +144,21 @@ export class CrawlService {
    * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING, DB_BUSY (another live process crawls this
    *   database), DISK_FULL or another storage code
    */
-  resume(crawlId: number, overrides: Partial<CrawlSettings> = {}): { crawlId: number; done: Promise<CrawlSummary> } {
+  resume(crawlId: number, overrides: Partial<CrawlSettings> = {}, runOptions: RunOptions = {}): { crawlId: number; done: Promise<CrawlSummary> } {
     if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
     const crawl = this.repository.getCrawl(crawlId);
     const settings = effectiveSettings({ ...crawl.settings, ...overrides }, this.options);
     this.takeLease(crawlId);
     try {
       if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });
-      return { crawlId, done: this.run(crawlId, crawl.seeds, settings) };
+      return { crawlId, done: this.run(crawlId, crawl.seeds, settings, runOptions) };
     } catch (error) {
       this.releaseLeaseIfIdle();
       throw storageError(error, this.db.name);
     }
   }
 
-  private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings): Promise<CrawlSummary> {
+  private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings, runOptions: RunOptions): Promise<CrawlSummary> {
     // Rules accepted into the crawl (crawlbench dust --accept) key its URLs from this run on.
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld, new CrawlRuleStore(this.db).activeRules(crawlId));
     const elapsedMs = this.elapsedMs(crawlId);
@@ -170,7 +176,7 @@ export class CrawlService {
     // A database file gets its writes on the store-writer thread (engine/store/sqlite/writer-thread.ts).
     const onFile = this.db.name !== ':memory:' && !this.db.memory && this.options.writerThread !== false;
     const stores = createSqliteCrawlStores(this.db, crawlId, settings, onFile ? { writerThread: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) } : {});
-    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener });
+    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener, ...(runOptions.warc ? { warc: runOptions.warc } : {}) });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()

@@ -11,6 +11,7 @@ import { trapStopSignals } from '../signals';
 import { readUrlListFile } from '../url-list-file';
 import { parseStoreArg } from '../store-arg';
 import { runSharedCrawl } from './shared-run';
+import { closeLiveWarc, openLiveWarc, type LiveWarc } from '../live-warc';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
        crawlbench crawl --list FILE --db FILE [options]
@@ -20,7 +21,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
-       [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N]
+       [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
 
   --store URL|FILE              where the crawl is kept: a postgres:// URL makes a crawl several processes
                                 share (crawlbench join --store URL adds one, here or on another machine);
@@ -47,6 +48,9 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
                                 for the inspector's source view and WARC export: about a tenth of its size)
   --max-stored-body-bytes N     a kept body longer than N bytes is cut at N (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodyBytes})
   --max-stored-bodies-bytes N   compressed body bytes the crawl keeps in all (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes}); later bodies are not kept
+  --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
+                                (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
+                                an existing file is appended to (crawlbench resume --warc FILE goes on in it)
   --trap-guard on|off           hold the URLs of suspected crawler traps (endless calendars, /a/a/a/ loops,
                                 parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps
   --sitemaps auto|off           auto (default): read each seed host's robots.txt Sitemap: lines and
@@ -106,6 +110,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         'seeds-only': { type: 'boolean' },
         list: { type: 'string' },
         json: { type: 'boolean' },
+        warc: { type: 'string' },
       },
     });
   } catch (error) {
@@ -143,6 +148,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
   if (settings.followNofollowLinks === true) io.stderr.write('crawlbench: warning: --follow-nofollow-links follows links marked rel=nofollow, ugc or sponsored; site owners asked crawlers not to follow those links\n');
   if (storeArg.kind === 'postgres') {
+    if (values.warc !== undefined) return failWith(io, new CodedError('STORE_UNSUPPORTED', '--warc is for a crawl in a SQLite file for now; export the WARC of a PostgreSQL crawl from its stored bodies: crawlbench export --store URL --what warc --out FILE.warc.gz'));
     const url = storeArg.url;
     if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
     return runSharedCrawl(io, url, { json: values.json ?? false }, (service) => service.start(seeds, settings));
@@ -154,13 +160,24 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   } catch (error) {
     return failWith(io, error);
   }
+  let warc: LiveWarc | null = null;
+  try {
+    if (values.warc !== undefined) warc = await openLiveWarc(values.warc, { userAgent: settings.userAgent ?? DEFAULT_CRAWL_SETTINGS.userAgent, obeyRobots: settings.obeyRobots ?? DEFAULT_CRAWL_SETTINGS.obeyRobots });
+  } catch (error) {
+    db.close();
+    return failWith(io, error);
+  }
   const startedAt = performance.now();
   const service = new CrawlService(db, checkpointOptions(values), { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
   const signals = trapStopSignals(io, () => void service.close());
   try {
     if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
-    const { crawlId, done } = service.start(seeds, settings);
+    const { crawlId, done } = service.start(seeds, settings, warc ? { warc: warc.sink } : {});
     const summary = await done;
+    // Closed here on success (its failure is the run's); the finally block closes it on any other end.
+    const archive = warc;
+    warc = null;
+    if (archive && !(await closeLiveWarc(archive, io))) return 3;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
     io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
@@ -175,6 +192,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   } catch (error) {
     return failWith(io, error instanceof CodedError ? error : new Error(`crawl failed: ${(error as Error).message}`));
   } finally {
+    if (warc) await closeLiveWarc(warc, io);
     signals.dispose();
     db.close();
   }

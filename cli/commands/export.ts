@@ -7,11 +7,12 @@ import { PROFILES } from '../../shared/url/profiles';
 import { openDatabase, CrawlReader, ExportQueries, isStorageError, VersionQueries } from '../../engine';
 import { groupCanonicalContext } from '../../app/services/canonical-context';
 import { ExportService } from '../../app/services/export-service';
+import { exportWarc } from '../../app/services/warc-export';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 import { parseStoreArg } from '../store-arg';
 import { snapshotToTempFile, type TempSnapshot } from '../store-snapshot';
-
-export const EXPORT_USAGE = 'Usage: crawlbench export --db FILE|--store URL [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps|sitemap-report [--format jsonl|csv] [--out FILE]';
+export const EXPORT_USAGE = `Usage: crawlbench export --db FILE|--store URL [--crawl ID] --what pages|frontier|url-groups|content-groups|errors|versions|traps|sitemap-report [--format jsonl|csv] [--out FILE]
+       crawlbench export --db FILE|--store URL [--crawl ID] --what warc --out FILE.warc.gz   (the stored bodies as WARC/1.1, with FILE.warc.gz.cdxj)`;
 
 const KINDS: Record<string, ExportKind> = { pages: 'pages', frontier: 'frontier', 'url-groups': 'urlGroups', 'content-groups': 'contentGroups', errors: 'errors', versions: 'versions', traps: 'traps', 'sitemap-report': 'sitemapReport' };
 
@@ -37,8 +38,9 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
     return failLine(io, parseErrorLine(error, argv, 'export'));
   }
   if (values.db === undefined && values.store === undefined) return failLine(io, `MISSING_FLAG: --db FILE or --store URL is required (see crawlbench export --help)`);
-  const kind = KINDS[values.what ?? ''];
-  if (!kind) return failLine(io, `INVALID_FLAG: --what must be one of ${Object.keys(KINDS).join(', ')} (see crawlbench export --help)`);
+  const kind = values.what === 'warc' ? 'warc' : KINDS[values.what ?? ''];
+  if (!kind) return failLine(io, `INVALID_FLAG: --what must be one of ${[...Object.keys(KINDS), 'warc'].join(', ')} (see crawlbench export --help)`);
+  if (kind === 'warc' && values.out === undefined) return failLine(io, `MISSING_FLAG: --what warc writes a file: give --out FILE.warc.gz (see crawlbench export --help)`);
   const format = (values.format ?? 'jsonl') as ExportFormat;
   if (format !== 'jsonl' && format !== 'csv') return failLine(io, `INVALID_FLAG: --format must be jsonl or csv, got "${values.format}"`);
   let db;
@@ -58,6 +60,11 @@ export async function exportCommand(argv: string[], io: CommandIo): Promise<numb
     crawlId ??= db.prepare(`SELECT MAX(id) FROM crawls`).pluck().get() as number | null;
     if (!crawlId) throw new CodedError('CRAWL_NOT_FOUND', `No crawl in ${store.kind === 'postgres' ? snapshot!.shownUrl : dbFile}`);
     const crawl = repository.getCrawl(crawlId);
+    if (kind === 'warc') {
+      const written = await exportWarc(db, crawlId, values.out!, crawl.settings);
+      io.stderr.write(`exported ${written.responses} responses and ${written.revisits} revisits of crawl ${crawlId} to ${path.resolve(values.out!)} (${written.bytes} bytes), index ${path.resolve(values.out!)}.cdxj\n`);
+      return 0;
+    }
     const queries = new ExportQueries(db);
     const versions = new VersionQueries(db);
     const profile = crawl.settings.normalizationProfile ?? PROFILES.standard;

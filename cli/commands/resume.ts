@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, parseHostOverride } from '../../engine';
+import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, CrawlReader, parseHostOverride } from '../../engine';
+import { closeLiveWarc, openLiveWarc, type LiveWarc } from '../live-warc';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
@@ -8,10 +9,11 @@ import { housekeepingLine, resolverFlags } from './crawl';
 import { runSharedCrawl } from './shared-run';
 import { parseStoreArg } from '../store-arg';
 
-export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--json]
+export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--checkpoint NAME] [--max-pages N] [--retry-errors] [--refresh-older-than MS] [--resolve host=ip:port]... [--closed] [--warc FILE.warc.gz] [--json]
        crawlbench resume --store postgres://USER@HOST:PORT/DB [--crawl ID] [--max-pages N] [--resolve host=ip:port]... [--closed] [--json]
 
-  --store URL|FILE   a crawl kept in PostgreSQL (others may then join it); a file path is the same as --db FILE`;
+  --store URL|FILE   a crawl kept in PostgreSQL (others may then join it); a file path is the same as --db FILE
+  --warc FILE        archive this run's fetches as WARC records, appended to FILE (see crawlbench crawl --help)`;
 
 /**
  * `crawlbench resume`: continues the newest unfinished crawl of `--db` (or `--crawl ID`) from its
@@ -37,6 +39,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
         'retry-errors': { type: 'boolean' },
         'refresh-older-than': { type: 'string' },
         json: { type: 'boolean' },
+        warc: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -49,7 +52,10 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     return failWith(io, error);
   }
   if (!storeArg) return failLine(io, `MISSING_FLAG: --db FILE (or --store postgres://…) is required (see crawlbench resume --help)`);
-  if (storeArg.kind === 'postgres') return resumeShared(storeArg.url, values, io);
+  if (storeArg.kind === 'postgres') {
+    if (values.warc !== undefined) return failWith(io, new CodedError('STORE_UNSUPPORTED', '--warc is for a crawl in a SQLite file for now; export the WARC of a PostgreSQL crawl from its stored bodies: crawlbench export --store URL --what warc --out FILE.warc.gz'));
+    return resumeShared(storeArg.url, values, io);
+  }
   values.db = storeArg.file;
   let db;
   let crawlId: number;
@@ -87,6 +93,17 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     db?.close();
     return failWith(io, error);
   }
+  let warc: LiveWarc | null = null;
+  try {
+    if (values.warc !== undefined) {
+      const settings = new CrawlReader(db).getCrawl(crawlId).settings;
+      warc = await openLiveWarc(values.warc, { userAgent: settings.userAgent, obeyRobots: settings.obeyRobots });
+    }
+  } catch (error) {
+    rollbackLease?.release();
+    db.close();
+    return failWith(io, error);
+  }
   const startedAt = performance.now();
   const service = new CrawlService(db, { hostOverrides, closedResolver: values.closed ?? false }, { onHousekeeping: (stats) => io.stderr.write(housekeepingLine(stats)) });
   const signals = trapStopSignals(io, () => void service.close());
@@ -95,9 +112,13 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
       const requeued = service.requeue(crawlId, { errors: values['retry-errors'] ?? false, ...(refreshOlderThanMs === undefined ? {} : { refreshOlderThanMs }) });
       io.stderr.write(`re-queued ${requeued.errors} error URLs and ${requeued.refreshed} pages to refresh\n`);
     }
-    const { done } = service.resume(crawlId, maxPages === undefined ? {} : { maxPages });
+    const { done } = service.resume(crawlId, maxPages === undefined ? {} : { maxPages }, warc ? { warc: warc.sink } : {});
     rollbackLease?.release();
     const summary = await done;
+    // Closed here on success (its failure is the run's); the finally block closes it on any other end.
+    const archive = warc;
+    warc = null;
+    if (archive && !(await closeLiveWarc(archive, io))) return 3;
     const seconds = Math.round((performance.now() - startedAt) / 10) / 100;
     io.stderr.write(`done: fetched ${summary.fetched}, errors ${summary.errors}, blocked by robots.txt ${summary.blocked}, held by suspected traps ${summary.held}, frontier left ${summary.queued}, ${seconds} s\n`);
     if (values.json) {
@@ -107,6 +128,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
   } catch (error) {
     return failWith(io, error);
   } finally {
+    if (warc) await closeLiveWarc(warc, io);
     rollbackLease?.release();
     signals.dispose();
     db.close();

@@ -65,6 +65,14 @@ export interface FetcherOptions {
   hopDelayMs?: (hopFetchMs: number) => number;
 }
 
+/**
+ * The headers of every request the fetcher sends (lower-case names; undici adds Host and
+ * Connection): what a WARC request record of the fetch states (engine/warc).
+ */
+export function requestHeaders(userAgent: string): Record<string, string> {
+  return { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' };
+}
+
 const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'last-modified', 'etag', 'location', 'retry-after', 'x-robots-tag', 'link'];
 
 /**
@@ -78,7 +86,10 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
 export class Fetcher {
   private readonly agent: Agent;
 
+  private readonly requestHeaders: Record<string, string>;
+
   constructor(private readonly options: FetcherOptions) {
+    this.requestHeaders = requestHeaders(options.userAgent);
     const base = buildConnector({ timeout: Math.min(options.timeoutMs, 15_000) });
     const resolver = options.resolver;
     this.agent = new Agent({
@@ -117,7 +128,7 @@ export class Fetcher {
           dispatcher: this.agent,
           method: 'GET',
           signal,
-          headers: { 'user-agent': this.options.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' },
+          headers: this.requestHeaders,
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });

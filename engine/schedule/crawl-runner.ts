@@ -14,6 +14,8 @@ import type { TrapState } from '../../shared/types/traps';
 import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome, TrapStateChange } from '../store/ports';
 import { TrapGuard } from '../traps/trap-guard';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
+import type { WarcSink } from '../warc/warc-sink';
+import { requestHeaders } from '../fetch/fetcher';
 import { housekeepingStats, ProgressMeter, type HousekeepingStats } from './progress';
 import { settle } from './retry-policy';
 import { RobotsGate } from './robots-gate';
@@ -62,6 +64,12 @@ export interface CrawlRunnerOptions {
   commitIntervalMs?: number;
   /** The clock, epoch ms. @default Date.now */
   now?: () => number;
+  /**
+   * The run's live WARC (issue 14 part 6): the workers build each page fetch's records and the
+   * sink appends them; the run's end waits for its last append. The caller opens and closes its
+   * file. A failed append ends the run as a failed write does. Absent: no WARC.
+   */
+  warc?: WarcSink;
 }
 
 /**
@@ -183,7 +191,9 @@ export class CrawlRunner {
 
     const { settings } = this.options;
     const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
-    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers) }, (message) => this.onWorkerMessage(message));
+    this.options.warc?.attach({ requestHeaders: requestHeaders(settings.userAgent), onError: (error) => void this.abort(error) });
+    const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
+    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc }, (message) => this.onWorkerMessage(message));
     this.pool = pool;
     try {
       await pool.start();
@@ -308,6 +318,11 @@ export class CrawlRunner {
     }
     const url = this.scheduler.takeInFlight(message.urlId);
     if (!url) return;
+    if (message.type === 'page' && message.result.warc) {
+      // Every fetch is archived, a retried 503 too: it happened. The records leave the result here (the committer keeps it until its batch).
+      this.options.warc?.record(message.result);
+      delete message.result.warc;
+    }
     const nowMs = this.now();
     const settled = settle(url, message, nowMs, this.options.settings, this.gate.crawlDelayMs(url.host));
     // The host's slot and politeness delay do not wait for the commit: the fetch is over.
@@ -359,6 +374,7 @@ export class CrawlRunner {
     this.finishing = true;
     // A failed last commit aborts the run (clearing `finished`): nothing more to do here.
     await this.committer.commit();
+    await this.options.warc?.flush();
     const resolve = this.finished;
     const reject = this.failedRun;
     if (!resolve || !reject) return;

@@ -5,12 +5,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { HostResolver } from '../fetch/dns';
-import { Fetcher } from '../fetch/fetcher';
+import { Fetcher, requestHeaders } from '../fetch/fetcher';
 import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
+import { fetchRecords } from '../warc/warc-records';
 import { storedBody } from '../bodies/stored-body';
 import { fetchSitemap } from '../fetch/sitemap-fetch';
-import type { FromWorker, RobotsResult, ToWorker, WorkerInit } from './protocol';
+import type { FromWorker, PageResult, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 import { politenessDelayMs } from '../schedule/politeness';
 import { SITEMAP_MAX_BYTES } from '../parse/sitemap-parser';
@@ -31,6 +32,8 @@ const fetcher = new Fetcher({
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
+/** The request headers every fetch sends, as its WARC request record states them. */
+const fetchHeaders = requestHeaders(init.settings.userAgent);
 
 /** Sitemap fetches, made on first use: a body cap of their own (sitemaps.org's 50 MB), redirects followed as for robots.txt. */
 let sitemapFetcher: Fetcher | null = null;
@@ -64,14 +67,28 @@ port.on('message', (message: ToWorker) => {
           post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
           return;
         }
+        let result: PageResult;
         try {
-          const result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength });
+          result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength });
           if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
-          post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
+          return;
         }
+        if (!init.warc) {
+          post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
+          return;
+        }
+        // The fetch as archived; a record that cannot be built (warcio refused it) leaves the page unarchived, never lost.
+        const fetchedAtMs = Date.now();
+        void fetchRecords(
+          { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated },
+          { gzip: init.warc.gzip },
+        ).then(
+          ({ bytes, payloadDigest }) => post({ type: 'page', seq: message.seq, urlId: message.urlId, result: { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } } }),
+          () => post({ type: 'page', seq: message.seq, urlId: message.urlId, result }),
+        );
       });
       break;
     case 'shutdown':

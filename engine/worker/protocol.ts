@@ -61,6 +61,8 @@ export interface WorkerInit {
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
+  /** Build each page fetch's WARC records (gzip members when `gzip`): the run writes a WARC file. Absent: none. */
+  warc?: { gzip: boolean };
 }
 
 /**
@@ -159,6 +161,20 @@ export interface PageResult {
    * (storeBodies) and the answer had one (not a redirect's: its body is discarded); else absent.
    */
   body?: StoredBody;
+  /** The fetch's WARC records, when the run writes a WARC file (WorkerInit.warc); else absent. */
+  warc?: WarcCapture;
+}
+
+/** A fetch's WARC records as the worker built them (engine/warc/warc-records.ts fetchRecords). */
+export interface WarcCapture {
+  /** The request and response records (gzip members when the file is .warc.gz). */
+  bytes: Uint8Array;
+  /** Records in `bytes` (2: request and response). */
+  records: number;
+  /** The response's WARC-Payload-Digest (`sha1:` base32). */
+  payloadDigest: string;
+  /** The records' WARC-Date, epoch ms. */
+  fetchedAtMs: number;
 }
 
 /** What the content-seen test needs of a page (IIR 20.2: "Doc FP's"; IIR 19.6 shingles). */

@@ -67,6 +67,11 @@ export const CRAWL_ERROR_CODES = {
   DB_NOT_FOUND: { class: 'stop-crawl', advice: 'No database at that path: check it (crawlbench crawl creates one).' },
   NOT_A_CRAWL_DB: { class: 'stop-crawl', advice: 'The file is not a Crawlbench database: give a new file name, or one made by crawlbench crawl.' },
   SCHEMA_TOO_NEW: { class: 'stop-crawl', advice: 'The database comes from a newer Crawlbench: open it with that version.' },
+  // Stored bodies and WARC files (engine/bodies, engine/warc, issue 14)
+  BODY_ENCODING_UNKNOWN: { class: 'stop-crawl', advice: 'A stored body is compressed in a way this Crawlbench does not read (a newer version wrote it): open the database with that version, or re-fetch the page.' },
+  BODY_UNREADABLE: { class: 'stop-crawl', advice: 'A stored body does not decompress (the database file was damaged): re-fetch the page to store it again.' },
+  NO_STORED_BODIES: { class: 'stop-crawl', advice: 'The crawl kept no page bodies (crawled with --no-store-bodies): crawl again with bodies kept, or archive while crawling with crawl --warc FILE.' },
+  WARC_OPEN_FAILED: { class: 'stop-crawl', advice: 'The WARC file cannot be opened for writing (a missing folder, not a WARC file, no permission: see the message): give a .warc.gz path in an existing folder.' },
   // A PostgreSQL store (engine/store/postgres, issue 13)
   INVALID_STORE_URL: { class: 'stop-crawl', advice: 'The --store value is neither a postgres://USER@HOST:PORT/DB URL nor a SQLite file path: fix it.' },
   STORE_UNREACHABLE: { class: 'stop-crawl', advice: 'The PostgreSQL server cannot be reached or refused the login (see the message): check the --store URL, that the server runs, and its pg_hba.conf; committed work is kept, run the command again.' },

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,23 @@ export interface CliRun {
 export function crawlbench(args: string[]): CliRun {
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 240_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Runs `crawlbench args…` to completion without blocking this process's event loop (4 minutes at
+ * most): for crawls of servers this test process runs itself (the fixture server), which a
+ * synchronous spawn would starve.
+ */
+export function crawlbenchAsync(args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /**
