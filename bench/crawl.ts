@@ -5,7 +5,9 @@
  * (Crawlbench's CLI bundle; the contenders bundled the same way), so no contender pays for a
  * TypeScript loader; peak RSS is that process's VmHWM. Politeness is off for all (loopback
  * server). Targets: Crawlbench at most 2x the floor's time, at least 15x Crawlee's pages/s, peak
- * RSS at most 300 MB.
+ * RSS at most 300 MB. Crawlbench runs three times: keeping bodies (the default), with
+ * --no-store-bodies, and with --warc, each with its database (and WARC) size per 1,000 pages: the
+ * cost of stored bodies and of the live WARC.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,12 @@ function line(name: string, pages: number, run: RunMeasurement): string {
   return `  ${name.padEnd(12)} ${String(pages).padStart(5)} pages  ${run.seconds.toFixed(2).padStart(6)} s  ${(pages / run.seconds).toFixed(1).padStart(7)} pages/s  peak RSS ${run.peakRssMb.toFixed(0).padStart(4)} MB`;
 }
 
+/** A crawl database's size (file and WAL) per 1,000 pages, in words. */
+function perThousand(db: string, pages: number): string {
+  const bytes = [db, `${db}-wal`].reduce((sum, file) => sum + (fs.existsSync(file) ? fs.statSync(file).size : 0), 0);
+  return `${((bytes / Math.max(pages, 1)) * 1000 / 1024 / 1024).toFixed(2)} MB per 1,000 pages`;
+}
+
 /** Bundles a contender to plain JavaScript under out/bench/ (inside the repository, so its packages resolve). */
 async function contender(name: string): Promise<string> {
   const outfile = path.join(root, 'out', 'bench', `${name}.mjs`);
@@ -38,24 +46,35 @@ export async function runCrawlBench(): Promise<void> {
   const web = await startTestWeb();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-bench-'));
   try {
+    const crawl = (db: string, extra: string[]) =>
+      measureNode([
+        path.join(root, 'bin', 'crawlbench.mjs'),
+        'crawl',
+        'http://docs.python.test/',
+        '--db',
+        db,
+        ...web.resolveFlags,
+        '--closed',
+        '--json',
+        '--threads',
+        String(CONCURRENCY),
+        '--per-host',
+        String(CONCURRENCY),
+        '--delay-factor',
+        '0',
+        ...extra,
+      ]);
+    // The default crawl keeps every body (issue 14 part 1); the same crawl without them shows what keeping costs.
     const db = path.join(dir, 'bench.db');
-    const ours = await measureNode([
-      path.join(root, 'bin', 'crawlbench.mjs'),
-      'crawl',
-      'http://docs.python.test/',
-      '--db',
-      db,
-      ...web.resolveFlags,
-      '--closed',
-      '--json',
-      '--threads',
-      String(CONCURRENCY),
-      '--per-host',
-      String(CONCURRENCY),
-      '--delay-factor',
-      '0',
-    ]);
+    const ours = await crawl(db, []);
     const oursPages = Number(ours.report['pagesFetched']);
+    const plainDb = path.join(dir, 'plain.db');
+    const plain = await crawl(plainDb, ['--no-store-bodies']);
+    const plainPages = Number(plain.report['pagesFetched']);
+    const warcDb = path.join(dir, 'warc.db');
+    const warcFile = path.join(dir, 'bench.warc.gz');
+    const archived = await crawl(warcDb, ['--warc', warcFile]);
+    const archivedPages = Number(archived.report['pagesFetched']);
 
     const reader = new BetterSqlite3(db, { readonly: true });
     const urls = (reader.prepare(`SELECT url FROM urls WHERE state IN ('done', 'error') ORDER BY id`).pluck().all() as string[]).map((u) =>
@@ -71,7 +90,9 @@ export async function runCrawlBench(): Promise<void> {
     const crawleePages = Number(crawlee.report['pages']);
 
     console.log(`crawl benchmark: Python docs mirror (${urls.length} URLs) on loopback nginx; concurrency ${CONCURRENCY}; politeness OFF for every contender (loopback server)`);
-    console.log(line('crawlbench', oursPages, ours));
+    console.log(line('crawlbench', oursPages, ours) + `  database ${perThousand(db, oursPages)} (bodies kept)`);
+    console.log(line('  no bodies', plainPages, plain) + `  database ${perThousand(plainDb, plainPages)} (--no-store-bodies)`);
+    console.log(line('  + WARC', archivedPages, archived) + `  database ${perThousand(warcDb, archivedPages)}, WARC ${((fs.statSync(warcFile).size / Math.max(archivedPages, 1)) * 1000 / 1024 / 1024).toFixed(2)} MB per 1,000 pages (--warc)`);
     console.log(line('crawlee', crawleePages, crawlee));
     console.log(line('fetch-only', Number(floor.report['pages']), floor));
     const oursRate = oursPages / ours.seconds;
