@@ -31,6 +31,11 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
     usage: async () => (await import('./commands/export')).EXPORT_USAGE,
     summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV',
   },
+  extract: {
+    run: async (argv, io) => (await import('./commands/extract')).extractCommand(argv, io),
+    usage: async () => (await import('./commands/extract')).EXTRACT_USAGE,
+    summary: 'run custom extractors (CSS, regex, schema.org) over a crawl\'s stored bodies, no fetch',
+  },
   dust: {
     run: async (argv, io) => (await import('./commands/dust')).dustCommand(argv, io),
     usage: async () => (await import('./commands/dust')).DUST_USAGE,

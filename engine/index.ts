@@ -99,3 +99,7 @@ export { fetchRecords, revisitRecords, type WarcFetch } from './warc/warc-record
 export { WarcSink } from './warc/warc-sink';
 export { BodyQueries, type StoredFetch } from './store/sqlite/queries/body-queries';
 export { requestHeaders } from './fetch/fetcher';
+export { CompiledExtractors } from './extract/extractors';
+export { isHtml } from './parse/page-processor';
+export { estimatedJaccard, MINHASH_SIZE } from './dedupe/shingles';
+export { sketchFromBlob } from './dedupe/content-verdict';

@@ -233,6 +233,26 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
   },
   // Links to files (issue 5 flow b): three PDFs and a ZIP. With the default "Ignore Links To"
   // list the ZIP link is refused and the PDFs are fetched; with "pdf" added, all four are refused.
+  // Issue 14 (custom extraction): product pages with a visible price, schema.org JSON-LD (one in an
+  // @graph) and one in microdata only; a page that is not a product.
+  'products.test': {
+    '/': page('Shop', '<a href="/p/1">Kettle</a> <a href="/p/2">Toaster</a> <a href="/p/3">Lamp</a> <a href="/about">About</a>'),
+    '/p/1': page(
+      'Kettle',
+      '<h1>Kettle</h1><span class="price">12.50</span><img class="hero" src="/img/kettle.jpg" alt="kettle"><span class="sku">SKU-1001</span>',
+      `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Kettle', sku: '1001', brand: { '@type': 'Brand', name: 'Acme' }, offers: { '@type': 'Offer', price: '12.50', priceCurrency: 'EUR' } })}</script>`,
+    ),
+    '/p/2': page(
+      'Toaster',
+      '<h1>Toaster</h1><span class="price">30.00</span> <span class="price old">35.00</span><span class="sku">SKU-1002</span>',
+      `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebPage', name: 'Toaster page' }, { '@type': ['Product'], name: 'Toaster', brand: { '@type': 'Brand', name: 'Brava' }, offers: [{ '@type': 'Offer', price: 30, priceCurrency: 'EUR' }] }] })}</script><script type="application/ld+json">{ broken json</script>`,
+    ),
+    '/p/3': page(
+      'Lamp',
+      '<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Lamp</h1><span class="price">8.99</span><div itemprop="brand" itemscope itemtype="https://schema.org/Brand"><span itemprop="name">Lumo</span></div><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="8.99"><meta itemprop="priceCurrency" content="EUR"></div></div><span class="sku">SKU-1003</span>',
+    ),
+    '/about': page('About', '<p>We sell things.</p>'),
+  },
   // Issue 14 (WARC): one page served byte for byte at two URLs (a revisit record), a gzip-encoded
   // page (archived decoded), a redirect and a 404 page (their answers archived too).
   'archive.test': {

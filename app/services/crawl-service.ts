@@ -1,4 +1,4 @@
-import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
+import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CompiledExtractors, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
@@ -59,7 +59,7 @@ const AUTO_CHECKPOINTS_KEPT = 3;
  * Settings of a new crawl: defaults, then the client's values, then the process's resolver
  * overrides (appended; a client's override for the same host wins) and closed mode (either side may turn it on).
  * @throws CodedError INVALID_SETTINGS (delays), INVALID_URL_REGEX naming a URL pattern the
- *   linear-time engine cannot run
+ *   linear-time engine cannot run, INVALID_EXTRACTOR naming an extractor that does not compile
  */
 export function effectiveSettings(input: Partial<CrawlSettings> | undefined, options: CrawlServiceOptions): CrawlSettings {
   const merged: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, ...input, hostOverrides: [...(input?.hostOverrides ?? [])] };
@@ -70,6 +70,8 @@ export function effectiveSettings(input: Partial<CrawlSettings> | undefined, opt
   // The linear-time engine's verdict on the URL patterns (the settings schema checks only syntax):
   // a pattern it cannot run stops the start, before any crawl row is written.
   compileUrlPatterns(merged);
+  // The same for the extractors: a CSS selector cheerio cannot parse stops the start (INVALID_EXTRACTOR).
+  CompiledExtractors.compile(merged.extractors);
   return merged;
 }
 

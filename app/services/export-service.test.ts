@@ -48,13 +48,17 @@ describe('ExportService', () => {
   it('streams every page to CSV in keyset pages, with a header, CRLF lines and progress up to done', async () => {
     const { crawlId, ids } = insertCrawl(db, Array.from({ length: 30 }, (_, i) => ({ url: `http://a.test/${i}` })));
     addPages(crawlId, ids, (i) => (i === 3 ? 'Quotes "and", commas' : `Page ${i}`));
+    // What custom extractors found (migration 0024): one JSON field in CSV.
+    db.prepare(`INSERT INTO page_extractions (url_id, values_json) VALUES (?, ?)`).run(ids[5], JSON.stringify({ price: '12.50', tags: ['a', 'b'], n: 2 }));
     const file = path.join(dir, 'pages.csv');
     const { progress, done } = service.start({ crawlId, kind: 'pages', format: 'csv', file });
     expect(progress).toMatchObject({ state: 'running', totalRows: 30, rowsWritten: 0 });
     const last = await done;
     expect(last).toMatchObject({ state: 'done', rowsWritten: 30, totalRows: 30, error: null });
     const lines = fs.readFileSync(file, 'utf8').split('\r\n');
-    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to');
+    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to,Extracted values (JSON)');
+    expect(lines[6]).toMatch(/,"\{""price"":""12\.50"",""tags"":\[""a"",""b""\],""n"":2\}"$/);
+    expect(lines[5]).toMatch(/,$/);
     // Times in CSV are ISO 8601 UTC; JSONL keeps epoch ms (next test).
     expect(lines[1]).toContain(',1970-01-01T00:00:01.000Z,');
     expect(lines).toHaveLength(32); // header, 30 rows, final empty string

@@ -112,6 +112,7 @@ export const EXPORT_COLUMN_HEADERS = {
   finding: 'Finding',
   reason: 'Why',
   sitemap: 'Listed in sitemap',
+  extracted: 'Extracted values (JSON)',
 } as const;
 
 /** A column of an export, by its JSONL field name. */
@@ -123,7 +124,7 @@ export type ExportColumn = keyof typeof EXPORT_COLUMN_HEADERS;
  * "Pages fetched" (see ExportQueries.countPages for the pages left out).
  */
 export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]>> = {
-  pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location'],
+  pages: ['urlId', 'url', 'finalUrl', 'httpStatus', 'contentType', 'bodyBytes', 'truncated', 'fetchMs', 'title', 'fetchedAtMs', 'fingerprint', 'textChars', 'redirectChainJson', 'location', 'extracted'],
   frontier: ['id', 'url', 'normalized', 'normalizedKey', 'host', 'registrableDomain', 'state', 'depth', 'discoveredFrom', 'enqueuedAtMs', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   errors: ['id', 'url', 'host', 'depth', 'discoveredFrom', 'fetchedAtMs', 'httpStatus', 'errorCode', 'errorReason', 'attempts'],
   urlGroups: ['groupUrlId', 'normalizedKey', 'normalized', 'canonical', 'canonicalLayer', 'decidedBy', 'rawUrl', 'fragmentSpellings', 'isCanonical', 'causes'],
@@ -138,7 +139,9 @@ export const EXPORT_COLUMNS: Readonly<Record<ExportKind, readonly ExportColumn[]
  * @example csvValue('fetchedAtMs', 0) → '1970-01-01T00:00:00.000Z'
  */
 export function csvValue(column: ExportColumn, value: unknown): unknown {
-  return column.endsWith('AtMs') && typeof value === 'number' && Number.isFinite(value) ? new Date(value).toISOString() : value;
+  if (column.endsWith('AtMs') && typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
+  // An object (the extractors' values by name) is one JSON field in CSV; JSONL keeps it an object.
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value;
 }
 
 /**

@@ -66,6 +66,7 @@ export function inspectUrl(sources: InspectorSources, crawlId: number, urlId: nu
     inlinks: sources.queries.inlinks(crawlId, urlId, { offset: 0, limit: INSPECTOR_LINKS_PER_PAGE }),
     outlinks: sources.queries.outlinks(crawlId, urlId, { offset: 0, limit: INSPECTOR_LINKS_PER_PAGE }),
     duplicates: duplicatesOf(sources, crawlId, urlId, settings),
+    extracted: sources.queries.extracted(urlId),
     exclusions: exclusionsOf(sources.queries, crawlId, record, settings),
   };
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { MAX_SEEDS } from '../../shared/ipc/limits';
 import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
+import { parseExtractor } from '../../shared/types/extraction';
 import { CodedError } from '../../shared/types/result';
 import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
@@ -22,6 +23,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
        [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
+       [--extract NAME[:first|all|count]=css:SELECTOR[@attr]|regex:PATTERN|schema:TYPE.FIELD]...
 
   --store URL|FILE              where the crawl is kept: a postgres:// URL makes a crawl several processes
                                 share (crawlbench join --store URL adds one, here or on another machine);
@@ -48,6 +50,8 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
                                 for the inspector's source view and WARC export: about a tenth of its size)
   --max-stored-body-bytes N     a kept body longer than N bytes is cut at N (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodyBytes})
   --max-stored-bodies-bytes N   compressed body bytes the crawl keeps in all (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes}); later bodies are not kept
+  --extract NAME=KIND:EXPR       a custom extractor run on every HTML page (repeatable; see crawlbench extract
+                                --help); its values are stored per page and exported with the pages
   --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
                                 (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
                                 an existing file is appended to (crawlbench resume --warc FILE goes on in it)
@@ -111,6 +115,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         list: { type: 'string' },
         json: { type: 'boolean' },
         warc: { type: 'string' },
+        extract: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -275,6 +280,15 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
   if (values['no-store-bodies']) settings.storeBodies = false;
+  const extract = values['extract'] as string[] | undefined;
+  if (extract) {
+    settings.extractors = extract.map((text) => {
+      const parsed = parseExtractor(text);
+      if (!parsed.ok) throw new CodedError(parsed.error.code, `--extract ${parsed.error.message}`);
+      return parsed.value;
+    });
+    settings.extractors = checked('extractors', settings.extractors, () => `--extract: at most 32 extractors, each with its own name`);
+  }
   assign('maxStoredBodyBytes', settingFlag('max-stored-body-bytes', 'maxStoredBodyBytes', str('max-stored-body-bytes')));
   assign('maxStoredBodiesBytes', settingFlag('max-stored-bodies-bytes', 'maxStoredBodiesBytes', str('max-stored-bodies-bytes')));
   // `on`/`off` from the command line; `true` where a caller passes the crawl form's switch as a flag.

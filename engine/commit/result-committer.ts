@@ -215,6 +215,7 @@ export class ResultCommitter {
       // text, and 3xx bodies are not pages.
       content: content && page.status < 300 ? content : null,
       body: page.body ?? null,
+      extracted: page.extracted ?? null,
     });
     if (page.redirect !== null) {
       this.addRedirect(batch, url, page, disposition);

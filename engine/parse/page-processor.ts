@@ -1,4 +1,5 @@
 /** Turns a fetched response into a page result: decode, parse, resolve links, content fingerprints (runs in the crawl worker). */
+import type { ExtractedValue } from '../../shared/types/extraction';
 import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
 import { textSketch } from '../dedupe/shingles';
@@ -100,6 +101,8 @@ export interface ProcessOptions {
    * other work and sent on cut to STORED_RAW_URL_CHARS with `tooLong`. @default Infinity
    */
   maxUrlLength?: number;
+  /** The crawl's extractors (engine/extract), run on an HTML page's decoded source; absent when it has none. */
+  extract?: (html: string) => Record<string, ExtractedValue>;
 }
 
 /**
@@ -216,5 +219,6 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
     linksOverCap: parsed.linksOverCap,
     nofollow: parsed.metaRobots.nofollow || /\b(nofollow|none)\b/.test(robotsHeader),
     noindex: parsed.metaRobots.noindex || /\b(noindex|none)\b/.test(robotsHeader),
+    ...(options.extract ? { extracted: options.extract(text) } : {}),
   };
 }

@@ -21,6 +21,7 @@ import type { TrapSuspicion } from '../traps/suspicion';
 import type { UrlSource } from '../../shared/types/url-sources';
 import type { PageContent } from '../worker/protocol';
 import type { StoredBody } from '../bodies/stored-body';
+import type { ExtractedValue } from '../../shared/types/extraction';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
 export type Awaitable<T> = T | Promise<T>;
@@ -313,6 +314,8 @@ export interface PageWrite {
    * store drops it past the crawl's cap (maxStoredBodiesBytes).
    */
   body?: StoredBody | null;
+  /** What the crawl's extractors found on the page (engine/extract); absent or null when none ran. */
+  extracted?: Record<string, ExtractedValue> | null;
 }
 
 /**

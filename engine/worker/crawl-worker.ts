@@ -9,6 +9,7 @@ import { Fetcher, requestHeaders } from '../fetch/fetcher';
 import { robotsFetchError, robotsRedirectLimit } from '../fetch/redirects';
 import { processFetch } from '../parse/page-processor';
 import { fetchRecords } from '../warc/warc-records';
+import { CompiledExtractors } from '../extract/extractors';
 import { storedBody } from '../bodies/stored-body';
 import { fetchSitemap } from '../fetch/sitemap-fetch';
 import type { FromWorker, PageResult, RobotsResult, ToWorker, WorkerInit } from './protocol';
@@ -32,6 +33,9 @@ const fetcher = new Fetcher({
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
+/** The crawl's extractors, compiled once (the crawl's start checked they compile). */
+const extractors = CompiledExtractors.compile(init.settings.extractors ?? []);
+const extract = extractors.empty ? {} : { extract: (html: string) => extractors.run(html) };
 /** The request headers every fetch sends, as its WARC request record states them. */
 const fetchHeaders = requestHeaders(init.settings.userAgent);
 
@@ -69,7 +73,7 @@ port.on('message', (message: ToWorker) => {
         }
         let result: PageResult;
         try {
-          result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength });
+          result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength, ...extract });
           if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);

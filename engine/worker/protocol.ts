@@ -4,6 +4,7 @@ import type { ErrorInfo } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { ParsedSitemap } from '../parse/sitemap-parser';
 import type { StoredBody } from '../bodies/stored-body';
+import type { ExtractedValue } from '../../shared/types/extraction';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
@@ -58,6 +59,7 @@ export interface WorkerInit {
     | 'maxUrlLength'
     | 'storeBodies'
     | 'maxStoredBodyBytes'
+    | 'extractors'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -161,6 +163,8 @@ export interface PageResult {
    * (storeBodies) and the answer had one (not a redirect's: its body is discarded); else absent.
    */
   body?: StoredBody;
+  /** What the crawl's extractors found (an HTML page, when the crawl has extractors); else absent. */
+  extracted?: Record<string, ExtractedValue>;
   /** The fetch's WARC records, when the run writes a WARC file (WorkerInit.warc); else absent. */
   warc?: WarcCapture;
 }

@@ -4,6 +4,7 @@
  * duplicates) and the answers of its actions. Plain JSON; units live in names (`…Ms`
  * milliseconds, `…AtMs` epoch milliseconds, `…Bytes` bytes).
  */
+import type { ExtractedValue } from '../types/extraction';
 import type { InlinkRow, LinkPage, OutlinkRow, RedirectHopRow, SpellingRow } from '../types/inspector-rows';
 import type { ContentGroupMember, ContentGroupKind } from '../types/rows';
 import type { UrlSource } from '../types/url-sources';
@@ -153,6 +154,8 @@ export interface UrlInspection {
   /** The first links out (page order), refused ones with their rule; `total` and `refused` count all. */
   outlinks: LinkPage<OutlinkRow>;
   duplicates: InspectorDuplicates;
+  /** What the crawl's custom extractors found on the page, by extractor name (issue 14 part 2); null when none ran on it. */
+  extracted: Record<string, ExtractedValue> | null;
   /** Rules "Exclude URLs like this" can add; empty when none fits this URL. */
   exclusions: ExclusionOption[];
 }

@@ -4,6 +4,7 @@ import { isIpAddress, overrideHostProblem } from '../url/host-override';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
+import { EXTRACTOR_KINDS, EXTRACTOR_MODES, MAX_EXTRACTORS, extractorText, parseExtractor, type Extractor } from './extraction';
 import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
 
 /**
@@ -75,6 +76,25 @@ export const urlPatternListSchema = z
   )
   .max(MAX_URL_PATTERNS, `at most ${MAX_URL_PATTERNS} patterns`);
 
+/** One extractor (shared/types/extraction.ts): its text form must read back as itself, names unique in the list. */
+export const extractorListSchema: z.ZodType<Extractor[]> = z
+  .array(
+    z
+      .object({ name: z.string(), kind: z.enum(EXTRACTOR_KINDS), expression: z.string(), attribute: z.string().optional(), mode: z.enum(EXTRACTOR_MODES) })
+      .strict()
+      .superRefine((extractor, context) => {
+        const parsed = parseExtractor(extractorText(extractor as Extractor));
+        if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error.message });
+        else {
+          const read = parsed.value;
+          const same = read.name === extractor.name && read.kind === extractor.kind && read.expression === extractor.expression && read.attribute === extractor.attribute && read.mode === extractor.mode;
+          if (!same) context.addIssue({ code: 'custom', message: `extractor "${extractor.name}" does not read back as itself: ${extractorText(extractor as Extractor)}` });
+        }
+      }),
+  )
+  .max(MAX_EXTRACTORS, `at most ${MAX_EXTRACTORS} extractors`)
+  .refine((list) => new Set(list.map((e) => e.name)).size === list.length, 'two extractors have the same name') as z.ZodType<Extractor[]>;
+
 type Specs = { [K in keyof CrawlSettings]: Omit<CrawlSettingSpec<CrawlSettings[K]>, 'default'> };
 
 const SPECS = {
@@ -126,6 +146,7 @@ const SPECS = {
   storeBodies: { schema: z.boolean(), unit: 'boolean', description: 'Keep each fetched body, brotli-compressed, in the crawl store (source view, WARC export, re-analysis without a recrawl).' },
   maxStoredBodyBytes: { schema: whole(1024, 1024 * 1024 * 1024), unit: 'bytes', description: 'A kept body longer than this is cut at it and marked truncated.' },
   maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
+  extractors: { schema: extractorListSchema, unit: 'list', description: 'Named extractors run on every HTML page: NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD.' },
 } satisfies Specs;
 
 /** The crawl settings, keyed by setting: schema, default, unit and description of each. */

@@ -1,4 +1,5 @@
 import { PROFILES, type NormalizationProfile } from '../url/profiles';
+import type { Extractor } from './extraction';
 import { DEFAULT_TLD_CONFIG, type TldConfig } from '../url/tld-config';
 
 /**
@@ -154,6 +155,11 @@ export interface CrawlSettings {
   maxStoredBodyBytes: number;
   /** Compressed bytes of bodies a crawl keeps in all; past it, bodies are no longer kept (counted). */
   maxStoredBodiesBytes: number;
+  /**
+   * Custom extraction (issue 14 part 2, shared/types/extraction.ts): named CSS, regex and
+   * schema.org extractors run on every HTML page; their values are stored per page.
+   */
+  extractors: Extractor[];
 }
 
 /** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
@@ -210,6 +216,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   storeBodies: true,
   maxStoredBodyBytes: 10 * 1024 * 1024,
   maxStoredBodiesBytes: 4 * 1024 * 1024 * 1024,
+  extractors: [],
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

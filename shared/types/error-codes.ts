@@ -70,6 +70,7 @@ export const CRAWL_ERROR_CODES = {
   // Stored bodies and WARC files (engine/bodies, engine/warc, issue 14)
   BODY_ENCODING_UNKNOWN: { class: 'stop-crawl', advice: 'A stored body is compressed in a way this Crawlbench does not read (a newer version wrote it): open the database with that version, or re-fetch the page.' },
   BODY_UNREADABLE: { class: 'stop-crawl', advice: 'A stored body does not decompress (the database file was damaged): re-fetch the page to store it again.' },
+  INVALID_EXTRACTOR: { class: 'stop-crawl', advice: 'An extractor is not NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD, or its selector or pattern does not compile (see the message): fix it, and the crawl starts.' },
   NO_STORED_BODIES: { class: 'stop-crawl', advice: 'The crawl kept no page bodies (crawled with --no-store-bodies): crawl again with bodies kept, or archive while crawling with crawl --warc FILE.' },
   WARC_OPEN_FAILED: { class: 'stop-crawl', advice: 'The WARC file cannot be opened for writing (a missing folder, not a WARC file, no permission: see the message): give a .warc.gz path in an existing folder.' },
   // A PostgreSQL store (engine/store/postgres, issue 13)
@@ -108,6 +109,8 @@ export const CRAWL_ERROR_CODES = {
   DUST_RULE_NOT_FOUND: { class: 'stop-crawl', advice: 'No such proposed or accepted rule: list them with crawlbench dust --db FILE (add --rules for accepted ones).' },
   DUST_UNDO_ORDER: { class: 'stop-crawl', advice: 'A rule accepted later is still in force: undo rules newest first.' },
   DUST_UNDO_CONFLICT: { class: 'stop-crawl', advice: 'A URL found since the rule was accepted holds a key the undo would give back: the rule stays; roll back to a checkpoint to remove it.' },
+  // Crawl comparison (app/services/crawl-diff.ts, crawlbench diff): the request fails, nothing is changed
+  NOTHING_TO_COMPARE: { class: 'stop-crawl', advice: 'The comparison needs two crawls: the database holds only one, or both sides name the same crawl; crawl the site again into it, or give a second --db FILE or --crawl ID.' },
   // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
   INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -108,8 +108,9 @@ const allowed: Record<string, Fixture[]> = {
     ['engine/commit/result-committer.ts', '../store/ports'],
     ['engine/links/link-pipeline.ts', '../store/ports'],
   ],
-  'the worker entry imports fetch, parse, robots, bodies, warc, the politeness formula and the protocol': [
+  'the worker entry imports fetch, parse, robots, bodies, warc, extract, the politeness formula and the protocol': [
     ['engine/worker/crawl-worker.ts', '../fetch/fetcher'],
+    ['engine/worker/crawl-worker.ts', '../extract/extractors'],
     ['engine/worker/crawl-worker.ts', '../bodies/stored-body'],
     ['engine/worker/crawl-worker.ts', '../warc/warc-records'],
     ['engine/worker/crawl-worker.ts', '../schedule/politeness'],

@@ -1,8 +1,8 @@
 /**
- * Stored bodies of one crawl in PostgreSQL (migration 2, `page_bodies`), the counterpart of
- * sqlite/body-rows.ts: written inside each commit's transaction, under the per-crawl cap
- * (engine/bodies/body-budget.ts), which each process counts from the crawl's stored bytes when it
- * opened plus its own.
+ * What a crawl keeps of each page's body in PostgreSQL, the counterpart of sqlite/body-rows.ts:
+ * the body (migration 2, `page_bodies`) under the per-crawl cap (engine/bodies/body-budget.ts),
+ * which each process counts from the crawl's stored bytes when it opened plus its own, and what
+ * the extractors found in it (migration 3, `page_extractions`); written inside each commit's transaction.
  */
 import type pg from 'pg';
 import { BodyBudget } from '../../bodies/body-budget';
@@ -10,6 +10,23 @@ import type { PageWrite } from '../ports';
 import type { PostgresStore } from './pool';
 
 export class PostgresBodyRows {
+  /**
+   * What the extractors found on a batch's pages (migration 3, `page_extractions`), replacing
+   * earlier fetches' results; a page without results drops its earlier ones. URL-id order.
+   */
+  private async writeExtracted(client: pg.PoolClient, pages: readonly PageWrite[]): Promise<void> {
+    const sorted = [...pages].sort((a, b) => a.row.urlId - b.row.urlId);
+    const kept = sorted.filter((page) => page.extracted);
+    const dropped = sorted.filter((page) => !page.extracted).map((page) => page.row.urlId);
+    if (dropped.length > 0) await client.query(`DELETE FROM page_extractions WHERE url_id = ANY($1::bigint[])`, [dropped]);
+    if (kept.length === 0) return;
+    await client.query(
+      `INSERT INTO page_extractions (url_id, crawl_id, values_json) SELECT url_id, $1, values_json FROM unnest($2::bigint[], $3::text[]) AS t(url_id, values_json)
+       ON CONFLICT (url_id) DO UPDATE SET values_json = EXCLUDED.values_json`,
+      [this.crawlId, kept.map((page) => page.row.urlId), kept.map((page) => JSON.stringify(page.extracted))],
+    );
+  }
+
   private constructor(
     private readonly crawlId: number,
     private readonly budget: BodyBudget,
@@ -30,6 +47,7 @@ export class PostgresBodyRows {
    * URL-id order, as every multi-row statement of the writer (no deadlock between processes).
    */
   async write(client: pg.PoolClient, pages: readonly PageWrite[]): Promise<void> {
+    await this.writeExtracted(client, pages);
     const kept: PageWrite[] = [];
     const dropped: number[] = [];
     for (const page of [...pages].sort((a, b) => a.row.urlId - b.row.urlId)) {

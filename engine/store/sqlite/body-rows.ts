@@ -1,16 +1,20 @@
 /**
- * Stored bodies of one crawl in SQLite (migration 0023, `page_bodies`): written by the crawl's
- * writer inside each commit, under the per-crawl cap (engine/bodies/body-budget.ts).
+ * What a crawl keeps of each page's body in SQLite: the body itself (migration 0023,
+ * `page_bodies`), under the per-crawl cap (engine/bodies/body-budget.ts), and what the crawl's
+ * extractors found in it (migration 0024, `page_extractions`); written by the crawl's writer inside each commit.
  */
 import type { Statement } from 'better-sqlite3';
 import { BodyBudget } from '../../bodies/body-budget';
 import type { StoredBody } from '../../bodies/stored-body';
 import type { WritableDB } from './database';
+import type { ExtractedValue } from '../../../shared/types/extraction';
 
 export class SqliteBodyRows {
   private readonly insert: Statement;
   private readonly remove: Statement;
   private readonly budget: BodyBudget;
+  private readonly insertExtracted: Statement;
+  private readonly removeExtracted: Statement;
 
   /**
    * @param limitBytes the crawl's maxStoredBodiesBytes (compressed bytes); the bytes the crawl
@@ -19,6 +23,8 @@ export class SqliteBodyRows {
   constructor(db: WritableDB, crawlId: number, limitBytes: number) {
     this.insert = db.prepare(`INSERT OR REPLACE INTO page_bodies (url_id, encoding, raw_bytes, truncated, payload_digest, body) VALUES (?, ?, ?, ?, ?, ?)`);
     this.remove = db.prepare(`DELETE FROM page_bodies WHERE url_id = ?`);
+    this.insertExtracted = db.prepare(`INSERT OR REPLACE INTO page_extractions (url_id, values_json) VALUES (?, ?)`);
+    this.removeExtracted = db.prepare(`DELETE FROM page_extractions WHERE url_id = ?`);
     const stored = db
       .prepare(`SELECT coalesce(sum(length(b.body)), 0) FROM page_bodies b JOIN urls u ON u.id = b.url_id WHERE u.crawl_id = ?`)
       .pluck()
@@ -39,6 +45,15 @@ export class SqliteBodyRows {
     }
     this.remove.run(urlId);
     return false;
+  }
+
+  /**
+   * Keeps what the extractors found on a page (migration 0024), replacing an earlier fetch's; a
+   * page without results drops the earlier ones (they would describe another answer).
+   */
+  writeExtracted(urlId: number, extracted: Record<string, ExtractedValue> | null | undefined): void {
+    if (extracted) this.insertExtracted.run(urlId, JSON.stringify(extracted));
+    else this.removeExtracted.run(urlId);
   }
 
   /** Bodies not kept because the crawl's cap was reached (this writer's). */

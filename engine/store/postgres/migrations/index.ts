@@ -8,6 +8,7 @@ import type { PoolClient } from 'pg';
 import { CodedError } from '../../../../shared/types/result';
 import { POSTGRES_SCHEMA_1 } from './0001-initial';
 import { POSTGRES_SCHEMA_2 } from './0002-page-bodies';
+import { POSTGRES_SCHEMA_3 } from './0003-page-extractions';
 
 /** One schema step: `sql` runs as one multi-statement query inside the step's transaction. */
 export interface PostgresMigration {
@@ -20,6 +21,7 @@ export interface PostgresMigration {
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 },
   { version: 2, name: 'page-bodies', sql: POSTGRES_SCHEMA_2 },
+  { version: 3, name: 'page-extractions', sql: POSTGRES_SCHEMA_3 },
 ];
 
 /** pg_advisory_xact_lock key of the migration step (any constant the crawler alone uses: "crawlben" in ASCII). */

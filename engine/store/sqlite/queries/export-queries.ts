@@ -1,4 +1,5 @@
 /** Read queries that stream a crawl's pages, frontier, errors and groups for export. */
+import type { ExtractedValue } from '../../../../shared/types/extraction';
 import type { ReadableDB } from '../database';
 import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
 import { SitemapQueries } from './sitemap-queries';
@@ -29,6 +30,8 @@ export interface PageExportRow {
   redirectChainJson: string | null;
   /** A redirect's Location (its `httpStatus` is the 3xx); null for other answers. */
   location: string | null;
+  /** What the crawl's extractors found (migration 0024), by extractor name; null when none ran on the page. */
+  extracted: Record<string, ExtractedValue> | null;
 }
 
 /** One row of a frontier export. */
@@ -122,14 +125,18 @@ export class ExportQueries {
    * fingerprint index and sort it for every page).
    */
   pages(crawlId: number, afterKey: number, limit: number): KeyedPage<PageExportRow> {
-    const rows = this.statements
-      .get(
-        `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
-                p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
-                p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson, p.location
-         FROM pages p JOIN urls u ON u.id = p.url_id WHERE +p.crawl_id = ? AND u.state = 'done' AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
-      )
-      .all(crawlId, afterKey, limit) as PageExportRow[];
+    // A file from before migration 0024 has no extraction results to join.
+    const extracted = this.statements.hasTable('page_extractions') ? '(SELECT e.values_json FROM page_extractions e WHERE e.url_id = p.url_id)' : 'NULL';
+    const rows = (
+      this.statements
+        .get(
+          `SELECT p.url_id AS urlId, u.url, p.final_url AS finalUrl, p.http_status AS httpStatus, p.content_type AS contentType,
+                  p.body_bytes AS bodyBytes, p.truncated, p.fetch_ms AS fetchMs, p.title, p.fetched_at_ms AS fetchedAtMs,
+                  p.fingerprint, p.text_chars AS textChars, p.redirect_chain_json AS redirectChainJson, p.location, ${extracted} AS extractedJson
+           FROM pages p JOIN urls u ON u.id = p.url_id WHERE +p.crawl_id = ? AND u.state = 'done' AND p.url_id > ? ORDER BY p.url_id LIMIT ?`,
+        )
+        .all(crawlId, afterKey, limit) as (Omit<PageExportRow, 'extracted'> & { extractedJson: string | null })[]
+    ).map(({ extractedJson, ...row }) => ({ ...row, extracted: extractedJson === null ? null : (JSON.parse(extractedJson) as Record<string, ExtractedValue>) }));
     return { rows, lastKey: rows.at(-1)?.urlId ?? afterKey };
   }
 

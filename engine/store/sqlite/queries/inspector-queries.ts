@@ -1,4 +1,5 @@
 /** Read queries of the URL inspector: one URL's stored record, its page, spellings, links in and out, redirect chain and content group. */
+import type { ExtractedValue } from '../../../../shared/types/extraction';
 import type { PageRow } from '../../ports';
 import type { ReadableDB } from '../database';
 import type { InlinkRow, LinkPage, OutlinkRow, SpellingRow } from '../../../../shared/types/inspector-rows';
@@ -142,6 +143,13 @@ export class InspectorQueries {
       .get(`SELECT encoding, raw_bytes AS rawBytes, truncated, payload_digest AS payloadDigest, body FROM page_bodies WHERE url_id = ?`)
       .get(urlId) as (Omit<StoredBodyRecord, 'truncated'> & { truncated: number }) | undefined;
     return row ? { ...row, truncated: row.truncated === 1 } : undefined;
+  }
+
+  /** What the crawl's extractors found on the URL's page (migration 0024), by name; null when none ran on it. */
+  extracted(urlId: number): Record<string, ExtractedValue> | null {
+    if (!this.statements.hasTable('page_extractions')) return null;
+    const json = this.statements.get(`SELECT values_json FROM page_extractions WHERE url_id = ?`).pluck().get(urlId) as string | undefined;
+    return json === undefined ? null : (JSON.parse(json) as Record<string, ExtractedValue>);
   }
 
   page(urlId: number): InspectedPageRecord | undefined {

@@ -5,7 +5,7 @@ import { useStore } from '../../store';
 import { InspectorActions } from './InspectorActions';
 import { InlinksSection, OutlinksSection } from './link-sections';
 import { SourceSection } from './SourceSection';
-import { DuplicatesSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
+import { DuplicatesSection, ExtractedSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
 
 /**
  * The URL inspector: one URL's whole story in a side panel (landmark "URL inspector"), opened by
@@ -112,6 +112,7 @@ export function UrlInspector() {
           <SourcesSection inspection={inspection} />
           <ResponseSection inspection={inspection} />
           <SourceSection inspection={inspection} />
+          <ExtractedSection inspection={inspection} />
           <RedirectSection inspection={inspection} />
           <RobotsSection inspection={inspection} />
           <TimelineSection inspection={inspection} />

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { CANONICAL_SOURCE_LABELS, type UrlInspection } from '../../../../shared/ipc/inspector-view';
 import { linkRuleLabel } from '../../../../shared/types/link-rules';
 import type { UrlSource } from '../../../../shared/types/url-sources';
@@ -312,3 +312,26 @@ export function DuplicatesSection({ inspection }: { inspection: UrlInspection })
   );
 }
 
+
+/** Extracted: what the crawl's custom extractors found on the page (issue 14 part 2), by name. */
+export function ExtractedSection({ inspection }: { inspection: UrlInspection }) {
+  const { extracted } = inspection;
+  if (extracted === null) return null;
+  const entries = Object.entries(extracted);
+  return (
+    <Section title="Extracted">
+      {entries.length === 0 ? (
+        <p className="muted">The crawl has no extractors.</p>
+      ) : (
+        <dl className="facts" data-testid="inspector-extracted">
+          {entries.map(([name, value]) => (
+            <Fragment key={name}>
+              <dt>{name}</dt>
+              <dd>{value === null ? <span className="muted">not found</span> : Array.isArray(value) ? (value.length === 0 ? <span className="muted">none</span> : value.join(' · ')) : String(value)}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
+    </Section>
+  );
+}
