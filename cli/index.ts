@@ -31,6 +31,11 @@ const COMMANDS: Record<string, { run: Command; usage: () => Promise<string>; sum
     usage: async () => (await import('./commands/export')).EXPORT_USAGE,
     summary: 'write pages, frontier, URL groups, content groups or errors as JSONL or CSV',
   },
+  diff: {
+    run: async (argv, io) => (await import('./commands/diff')).diffCommand(argv, io),
+    usage: async () => (await import('./commands/diff')).DIFF_USAGE,
+    summary: 'compare two crawls: URLs added, removed, status, title, content, redirects, new errors',
+  },
   extract: {
     run: async (argv, io) => (await import('./commands/extract')).extractCommand(argv, io),
     usage: async () => (await import('./commands/extract')).EXTRACT_USAGE,
