@@ -22,7 +22,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
-       [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
+       [--http2] [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
        [--extract NAME[:first|all|count]=css:SELECTOR[@attr]|regex:PATTERN|schema:TYPE.FIELD]...
 
   --store URL|FILE              where the crawl is kept: a postgres:// URL makes a crawl several processes
@@ -52,6 +52,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
   --max-stored-bodies-bytes N   compressed body bytes the crawl keeps in all (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes}); later bodies are not kept
   --extract NAME=KIND:EXPR       a custom extractor run on every HTML page (repeatable; see crawlbench extract
                                 --help); its values are stored per page and exported with the pages
+  --http2                       offer HTTP/2 to https servers (ALPN); those that decline are fetched over HTTP/1.1
   --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
                                 (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
                                 an existing file is appended to (crawlbench resume --warc FILE goes on in it)
@@ -116,6 +117,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         json: { type: 'boolean' },
         warc: { type: 'string' },
         extract: { type: 'string', multiple: true },
+        http2: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -280,6 +282,7 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['rogue']) settings.obeyNofollow = false;
   if (values['no-robots']) settings.obeyRobots = false;
   if (values['no-store-bodies']) settings.storeBodies = false;
+  if (values['http2']) settings.http2 = true;
   const extract = values['extract'] as string[] | undefined;
   if (extract) {
     settings.extractors = extract.map((text) => {

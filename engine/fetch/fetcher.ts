@@ -63,6 +63,8 @@ export interface FetcherOptions {
    * (the crawl's delay formula). @default no wait
    */
   hopDelayMs?: (hopFetchMs: number) => number;
+  /** Offer HTTP/2 to https origins (ALPN; undici's allowH2): those that accept are fetched over it. @default false */
+  http2?: boolean;
 }
 
 /**
@@ -90,10 +92,12 @@ export class Fetcher {
 
   constructor(private readonly options: FetcherOptions) {
     this.requestHeaders = requestHeaders(options.userAgent);
-    const base = buildConnector({ timeout: Math.min(options.timeoutMs, 15_000) });
+    // The connector offers h2 in ALPN (the agent's allowH2 alone does not reach a custom connect).
+    const base = buildConnector({ timeout: Math.min(options.timeoutMs, 15_000), allowH2: options.http2 ?? false });
     const resolver = options.resolver;
     this.agent = new Agent({
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+      allowH2: options.http2 ?? false,
       connect: (connectOptions, callback) => {
         resolver.resolve(connectOptions.hostname).then(
           (resolved) =>

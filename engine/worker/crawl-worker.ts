@@ -30,6 +30,7 @@ const fetcher = new Fetcher({
   // redirect is a result of its own, its target fetched through the frontier.
   maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
   hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
+  http2: init.settings.http2 ?? false,
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
@@ -62,6 +63,7 @@ port.on('message', (message: ToWorker) => {
           maxBodyBytes: SITEMAP_MAX_BYTES,
           maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
           hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
+          http2: init.settings.http2 ?? false,
         });
         void fetchSitemap(sitemapFetcher, message.url).then((result) => post({ type: 'sitemap', seq: message.seq, urlId: message.urlId, result }));
         break;

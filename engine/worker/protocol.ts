@@ -60,6 +60,7 @@ export interface WorkerInit {
     | 'storeBodies'
     | 'maxStoredBodyBytes'
     | 'extractors'
+    | 'http2'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;

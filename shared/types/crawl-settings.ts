@@ -146,6 +146,7 @@ const SPECS = {
   storeBodies: { schema: z.boolean(), unit: 'boolean', description: 'Keep each fetched body, brotli-compressed, in the crawl store (source view, WARC export, re-analysis without a recrawl).' },
   maxStoredBodyBytes: { schema: whole(1024, 1024 * 1024 * 1024), unit: 'bytes', description: 'A kept body longer than this is cut at it and marked truncated.' },
   maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
+  http2: { schema: z.boolean(), unit: 'boolean', description: 'Offer HTTP/2 to https servers (ALPN); servers that decline are fetched over HTTP/1.1.' },
   extractors: { schema: extractorListSchema, unit: 'list', description: 'Named extractors run on every HTML page: NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD.' },
 } satisfies Specs;
 

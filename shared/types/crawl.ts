@@ -160,6 +160,11 @@ export interface CrawlSettings {
    * schema.org extractors run on every HTML page; their values are stored per page.
    */
   extractors: Extractor[];
+  /**
+   * Offer HTTP/2 to https servers (ALPN `h2`, undici's allowH2; issue 14 part 5): a server that
+   * accepts is fetched over HTTP/2, any other over HTTP/1.1. Plain http stays HTTP/1.1.
+   */
+  http2: boolean;
 }
 
 /** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
@@ -217,6 +222,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxStoredBodyBytes: 10 * 1024 * 1024,
   maxStoredBodiesBytes: 4 * 1024 * 1024 * 1024,
   extractors: [],
+  http2: false,
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

@@ -30,11 +30,11 @@ export function crawlbench(args: string[]): CliRun {
 /**
  * Runs `crawlbench args…` to completion without blocking this process's event loop (4 minutes at
  * most): for crawls of servers this test process runs itself (the fixture server), which a
- * synchronous spawn would starve.
+ * synchronous spawn would starve. `env` adds to this process's environment (NODE_EXTRA_CA_CERTS …).
  */
-export function crawlbenchAsync(args: string[]): Promise<CliRun> {
+export function crawlbenchAsync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

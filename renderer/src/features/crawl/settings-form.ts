@@ -78,6 +78,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'timeoutMs', group: 'Fetching', label: 'Timeout (ms)', kind: 'number', flag: '--timeout-ms' },
   { key: 'maxBodyBytes', group: 'Fetching', label: 'Max body size (bytes)', kind: 'number' },
   { key: 'maxRedirects', group: 'Fetching', label: 'Max redirects', kind: 'number' },
+  { key: 'http2', group: 'Fetching', label: 'HTTP/2 (https servers that offer it)', kind: 'switch', flag: '--http2' },
   { key: 'storeBodies', group: 'Fetching', label: 'Keep page bodies', kind: 'switch', flag: '--no-store-bodies', flagTurnsOff: true },
   { key: 'maxStoredBodyBytes', group: 'Fetching', label: 'Max kept body size (bytes)', kind: 'number', flag: '--max-stored-body-bytes' },
   { key: 'maxStoredBodiesBytes', group: 'Fetching', label: 'Max kept bodies per crawl (bytes, compressed)', kind: 'number' },
