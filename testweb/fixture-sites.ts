@@ -233,6 +233,43 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
   },
   // Links to files (issue 5 flow b): three PDFs and a ZIP. With the default "Ignore Links To"
   // list the ZIP link is refused and the PDFs are fetched; with "pdf" added, all four are refused.
+  // Issue 14 (request settings): a Basic-auth area (user "crawler", password "s3cret pass"), a
+  // cookie-gated page (Cookie: session=letmein) and a page that wants an API key header.
+  'private.test': {
+    '/': page('Private', '<a href="/members/">members</a> <a href="/cookie.html">cookie</a> <a href="/api.html">api</a>'),
+    '/members/': (req, res) => {
+      if (req.headers.authorization !== `Basic ${Buffer.from('crawler:s3cret pass').toString('base64')}`) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="members"', 'content-type': 'text/plain' });
+        res.end('credentials needed');
+        return;
+      }
+      sendHtml(res, html('Members', '<a href="/members/list.html">list</a>'));
+    },
+    '/members/list.html': (req, res) => {
+      if (req.headers.authorization !== `Basic ${Buffer.from('crawler:s3cret pass').toString('base64')}`) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="members"' });
+        res.end();
+        return;
+      }
+      sendHtml(res, html('Member list', '<p>Ada, Grace</p>'));
+    },
+    '/cookie.html': (req, res) => {
+      if (!/(^|;\s*)session=letmein(;|$)/.test(req.headers.cookie ?? '')) {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end('no session');
+        return;
+      }
+      sendHtml(res, html('Cookie area', '<p>welcome back</p>'));
+    },
+    '/api.html': (req, res) => {
+      if (req.headers['x-api-key'] !== 'k-123') {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end('no key');
+        return;
+      }
+      sendHtml(res, html('API', '<p>data</p>'));
+    },
+  },
   // Issue 14 (custom extraction): product pages with a visible price, schema.org JSON-LD (one in an
   // @graph) and one in microdata only; a page that is not a product.
   'products.test': {

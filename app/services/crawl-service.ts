@@ -2,6 +2,7 @@ import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatte
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
+import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { MAX_URL_PATTERNS } from '../../shared/url/url-patterns';
 import { CrawlRuns } from './crawl-runs';
 import { createCrawlIdentifier } from './url-services';
@@ -30,6 +31,8 @@ export interface CrawlServiceOptions {
 export interface RunOptions {
   /** The run's live WARC (issue 14 part 6): its file is the caller's to open and close. */
   warc?: WarcSink;
+  /** Request rules with their secrets (shared/types/request-rules.ts): the settings keep them masked. */
+  requestRules?: readonly RequestRuleSecrets[];
 }
 
 /** What a run adds its own counters to: the crawl's totals from before it started. */
@@ -178,7 +181,7 @@ export class CrawlService {
     // A database file gets its writes on the store-writer thread (engine/store/sqlite/writer-thread.ts).
     const onFile = this.db.name !== ':memory:' && !this.db.memory && this.options.writerThread !== false;
     const stores = createSqliteCrawlStores(this.db, crawlId, settings, onFile ? { writerThread: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) } : {});
-    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener, ...(runOptions.warc ? { warc: runOptions.warc } : {}) });
+    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener, ...(runOptions.warc ? { warc: runOptions.warc } : {}), ...(runOptions.requestRules ? { requestRules: runOptions.requestRules } : {}) });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()

@@ -13,6 +13,9 @@ import { readUrlListFile } from '../url-list-file';
 import { parseStoreArg } from '../store-arg';
 import { runSharedCrawl } from './shared-run';
 import { closeLiveWarc, openLiveWarc, type LiveWarc } from '../live-warc';
+import { REQUEST_RULE_USAGE, requestRuleFlags, requestRulesFromFlags } from '../request-flags';
+import { saveRequestSecrets } from '../../app/services/request-secrets';
+import { maskRequestRules, type RequestRuleSecrets } from '../../shared/types/request-rules';
 
 export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resolve host=ip:port]... [--closed] [--threads N]
        crawlbench crawl --list FILE --db FILE [options]
@@ -22,6 +25,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--ignore-ext "jpg|png|…"] [--max-url-length N] [--no-query-strings] [--rogue] [--follow-nofollow-links]
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
+       [--header 'HOST=Name: value']... [--auth 'HOST=user:pass']... [--cookie 'HOST=a=1']... [--proxy 'HOST=URL']...
        [--http2] [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
        [--extract NAME[:first|all|count]=css:SELECTOR[@attr]|regex:PATTERN|schema:TYPE.FIELD]...
 
@@ -52,6 +56,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
   --max-stored-bodies-bytes N   compressed body bytes the crawl keeps in all (default ${DEFAULT_CRAWL_SETTINGS.maxStoredBodiesBytes}); later bodies are not kept
   --extract NAME=KIND:EXPR       a custom extractor run on every HTML page (repeatable; see crawlbench extract
                                 --help); its values are stored per page and exported with the pages
+${REQUEST_RULE_USAGE}
   --http2                       offer HTTP/2 to https servers (ALPN); those that decline are fetched over HTTP/1.1
   --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
                                 (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
@@ -118,6 +123,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         warc: { type: 'string' },
         extract: { type: 'string', multiple: true },
         http2: { type: 'boolean' },
+        ...requestRuleFlags,
       },
     });
   } catch (error) {
@@ -154,7 +160,15 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   if (settings.obeyRobots === false) io.stderr.write('crawlbench: warning: --no-robots ignores robots.txt; fetch only sites you own or may crawl\n');
   if (settings.obeyNofollow === false) io.stderr.write('crawlbench: warning: --rogue ignores meta robots nofollow; site owners asked crawlers not to follow those links\n');
   if (settings.followNofollowLinks === true) io.stderr.write('crawlbench: warning: --follow-nofollow-links follows links marked rel=nofollow, ugc or sponsored; site owners asked crawlers not to follow those links\n');
+  let requestRules: RequestRuleSecrets[];
+  try {
+    requestRules = requestRulesFromFlags(values);
+    settings.requestRules = maskRequestRules(requestRules);
+  } catch (error) {
+    return failWith(io, error);
+  }
   if (storeArg.kind === 'postgres') {
+    if (requestRules.length > 0) return failWith(io, new CodedError('STORE_UNSUPPORTED', '--header, --auth, --cookie and --proxy are for a crawl in a SQLite file for now (their secrets are kept beside it)'));
     if (values.warc !== undefined) return failWith(io, new CodedError('STORE_UNSUPPORTED', '--warc is for a crawl in a SQLite file for now; export the WARC of a PostgreSQL crawl from its stored bodies: crawlbench export --store URL --what warc --out FILE.warc.gz'));
     const url = storeArg.url;
     if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
@@ -179,7 +193,9 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
   const signals = trapStopSignals(io, () => void service.close());
   try {
     if (settings.crawlMode === 'list') io.stderr.write(`list mode: fetching ${seeds.length} URL${seeds.length === 1 ? '' : 's'} (and their redirects); links are stored, not followed\n`);
-    const { crawlId, done } = service.start(seeds, settings, warc ? { warc: warc.sink } : {});
+    const { crawlId, done } = service.start(seeds, settings, { ...(warc ? { warc: warc.sink } : {}), ...(requestRules.length > 0 ? { requestRules } : {}) });
+    // Kept beside the database for a resume (never in it).
+    if (requestRules.length > 0) saveRequestSecrets(dbFile, crawlId, requestRules);
     const summary = await done;
     // Closed here on success (its failure is the run's); the finally block closes it on any other end.
     const archive = warc;

@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
 import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, CrawlReader, parseHostOverride } from '../../engine';
 import { closeLiveWarc, openLiveWarc, type LiveWarc } from '../live-warc';
+import { hasRequestFlags, requestRuleFlags, requestRulesFromFlags } from '../request-flags';
+import { loadRequestSecrets, saveRequestSecrets, secretsFileOf } from '../../app/services/request-secrets';
+import { maskRequestRules, missingSecrets, type RequestRuleSecrets } from '../../shared/types/request-rules';
+import type { CrawlSettings } from '../../shared/types/crawl';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failWith, failLine, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
@@ -13,6 +17,7 @@ export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--
        crawlbench resume --store postgres://USER@HOST:PORT/DB [--crawl ID] [--max-pages N] [--resolve host=ip:port]... [--closed] [--json]
 
   --store URL|FILE   a crawl kept in PostgreSQL (others may then join it); a file path is the same as --db FILE
+  --header/--auth/--cookie/--proxy 'HOST=…'   request settings as for crawl (kept ones are read from FILE.secrets.json; a flag replaces its kept value)
   --warc FILE        archive this run's fetches as WARC records, appended to FILE (see crawlbench crawl --help)`;
 
 /**
@@ -40,6 +45,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
         'refresh-older-than': { type: 'string' },
         json: { type: 'boolean' },
         warc: { type: 'string' },
+        ...requestRuleFlags,
       },
     }));
   } catch (error) {
@@ -94,11 +100,19 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
     return failWith(io, error);
   }
   let warc: LiveWarc | null = null;
+  let requestRules: RequestRuleSecrets[];
+  const overrides: Partial<CrawlSettings> = maxPages === undefined ? {} : { maxPages };
   try {
-    if (values.warc !== undefined) {
-      const settings = new CrawlReader(db).getCrawl(crawlId).settings;
-      warc = await openLiveWarc(values.warc, { userAgent: settings.userAgent, obeyRobots: settings.obeyRobots });
+    const settings = new CrawlReader(db).getCrawl(crawlId).settings;
+    // The kept secrets, with this run's flags on top; a rule whose secrets are gone stops the resume.
+    requestRules = requestRulesFromFlags(values, loadRequestSecrets(values.db, crawlId));
+    const missing = missingSecrets(hasRequestFlags(values) ? maskRequestRules(requestRules) : settings.requestRules, requestRules);
+    if (missing.length > 0) throw new CodedError('REQUEST_SECRETS_MISSING', `Crawl ${crawlId} sends request settings for ${missing.map((rule) => rule.host).join(', ')} whose secrets are not in ${secretsFileOf(values.db)}: give the --header/--auth/--cookie/--proxy flags again`);
+    if (hasRequestFlags(values)) {
+      overrides.requestRules = maskRequestRules(requestRules);
+      saveRequestSecrets(values.db, crawlId, requestRules);
     }
+    if (values.warc !== undefined) warc = await openLiveWarc(values.warc, { userAgent: settings.userAgent, obeyRobots: settings.obeyRobots });
   } catch (error) {
     rollbackLease?.release();
     db.close();
@@ -112,7 +126,7 @@ export async function resumeCommand(argv: string[], io: CommandIo): Promise<numb
       const requeued = service.requeue(crawlId, { errors: values['retry-errors'] ?? false, ...(refreshOlderThanMs === undefined ? {} : { refreshOlderThanMs }) });
       io.stderr.write(`re-queued ${requeued.errors} error URLs and ${requeued.refreshed} pages to refresh\n`);
     }
-    const { done } = service.resume(crawlId, maxPages === undefined ? {} : { maxPages }, warc ? { warc: warc.sink } : {});
+    const { done } = service.resume(crawlId, overrides, { ...(warc ? { warc: warc.sink } : {}), ...(requestRules.length > 0 ? { requestRules } : {}) });
     rollbackLease?.release();
     const summary = await done;
     // Closed here on success (its failure is the run's); the finally block closes it on any other end.

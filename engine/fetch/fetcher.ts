@@ -1,5 +1,7 @@
 /** The fetch module (IIR 20.2): one HTTP GET over undici with the crawler's resolver, a capped body and stable error codes. */
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { RequestRuleSecrets } from '../../shared/types/request-rules';
+import { hostPatternMatcher } from '../../shared/url/host-override';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CodedError, type ErrorInfo } from '../../shared/types/result';
@@ -65,6 +67,12 @@ export interface FetcherOptions {
   hopDelayMs?: (hopFetchMs: number) => number;
   /** Offer HTTP/2 to https origins (ALPN; undici's allowH2): those that accept are fetched over it. @default false */
   http2?: boolean;
+  /**
+   * Headers, Cookie, Basic auth and proxy per host pattern (shared/types/request-rules.ts), with
+   * their secrets; each request (each redirect hop) takes the rule of its own host, so credentials
+   * never follow a redirect to another host. @default none
+   */
+  requestRules?: readonly RequestRuleSecrets[];
 }
 
 /**
@@ -89,9 +97,13 @@ export class Fetcher {
   private readonly agent: Agent;
 
   private readonly requestHeaders: Record<string, string>;
+  private readonly ruleOf: (hostname: string) => RequestRuleSecrets | null;
+  /** One ProxyAgent per proxy URL, made on first use. */
+  private readonly proxies = new Map<string, ProxyAgent>();
 
   constructor(private readonly options: FetcherOptions) {
     this.requestHeaders = requestHeaders(options.userAgent);
+    this.ruleOf = hostPatternMatcher(options.requestRules ?? []);
     // The connector offers h2 in ALPN (the agent's allowH2 alone does not reach a custom connect).
     const base = buildConnector({ timeout: Math.min(options.timeoutMs, 15_000), allowH2: options.http2 ?? false });
     const resolver = options.resolver;
@@ -128,11 +140,12 @@ export class Fetcher {
       for (;;) {
         visited.add(current);
         const hopStartedAt = performance.now();
+        const { dispatcher, headers: sent } = this.requestFor(current);
         const response = await request(current, {
-          dispatcher: this.agent,
+          dispatcher,
           method: 'GET',
           signal,
-          headers: this.requestHeaders,
+          headers: sent,
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });
@@ -186,7 +199,26 @@ export class Fetcher {
 
   /** Closes every keep-alive socket. */
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), ...[...this.proxies.values()].map((proxy) => proxy.close())]);
+  }
+
+  /**
+   * The dispatcher and headers of a request to `url`: the crawler's own, plus its host's request
+   * rule (extra headers, `Cookie`, `Authorization: Basic` per RFC 7617 in UTF-8, a proxy).
+   */
+  private requestFor(url: string): { dispatcher: Dispatcher; headers: Record<string, string> } {
+    const rule = this.ruleOf(new URL(url).hostname);
+    if (!rule) return { dispatcher: this.agent, headers: this.requestHeaders };
+    const headers = { ...rule.headers, ...this.requestHeaders };
+    if (rule.cookie !== null) headers['cookie'] = rule.cookie;
+    if (rule.auth !== null) headers['authorization'] = `Basic ${Buffer.from(`${rule.auth.username}:${rule.auth.password}`, 'utf8').toString('base64')}`;
+    if (rule.proxy === null) return { dispatcher: this.agent, headers };
+    let proxy = this.proxies.get(rule.proxy);
+    if (!proxy) {
+      proxy = new ProxyAgent({ uri: rule.proxy, keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 10_000 });
+      this.proxies.set(rule.proxy, proxy);
+    }
+    return { dispatcher: proxy, headers };
   }
 }
 

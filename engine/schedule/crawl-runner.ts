@@ -16,6 +16,7 @@ import { TrapGuard } from '../traps/trap-guard';
 import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
 import type { WarcSink } from '../warc/warc-sink';
 import { requestHeaders } from '../fetch/fetcher';
+import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { housekeepingStats, ProgressMeter, type HousekeepingStats } from './progress';
 import { settle } from './retry-policy';
 import { RobotsGate } from './robots-gate';
@@ -70,6 +71,8 @@ export interface CrawlRunnerOptions {
    * file. A failed append ends the run as a failed write does. Absent: no WARC.
    */
   warc?: WarcSink;
+  /** Request rules with their secrets (issue 14 part 4), handed to the workers in memory. @default none */
+  requestRules?: readonly RequestRuleSecrets[];
 }
 
 /**
@@ -193,7 +196,8 @@ export class CrawlRunner {
     const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
     this.options.warc?.attach({ requestHeaders: requestHeaders(settings.userAgent), onError: (error) => void this.abort(error) });
     const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
-    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc }, (message) => this.onWorkerMessage(message));
+    const rules = this.options.requestRules && this.options.requestRules.length > 0 ? { requestRules: [...this.options.requestRules] } : {};
+    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc, ...rules }, (message) => this.onWorkerMessage(message));
     this.pool = pool;
     try {
       await pool.start();

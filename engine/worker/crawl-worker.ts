@@ -31,6 +31,7 @@ const fetcher = new Fetcher({
   maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
   hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
   http2: init.settings.http2 ?? false,
+  requestRules: init.requestRules ?? [],
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
@@ -64,6 +65,7 @@ port.on('message', (message: ToWorker) => {
           maxRedirects: robotsRedirectLimit(init.settings.maxRedirects),
           hopDelayMs: (hopFetchMs) => politenessDelayMs(init.settings, hopFetchMs),
           http2: init.settings.http2 ?? false,
+          requestRules: init.requestRules ?? [],
         });
         void fetchSitemap(sitemapFetcher, message.url).then((result) => post({ type: 'sitemap', seq: message.seq, urlId: message.urlId, result }));
         break;

@@ -5,6 +5,7 @@ import type { RedirectTarget } from '../fetch/redirects';
 import type { ParsedSitemap } from '../parse/sitemap-parser';
 import type { StoredBody } from '../bodies/stored-body';
 import type { ExtractedValue } from '../../shared/types/extraction';
+import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
@@ -64,6 +65,8 @@ export interface WorkerInit {
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
+  /** Request rules with their secrets (kept in memory only: never in the settings). @default none */
+  requestRules?: RequestRuleSecrets[];
   /** Build each page fetch's WARC records (gzip members when `gzip`): the run writes a WARC file. Absent: none. */
   warc?: { gzip: boolean };
 }

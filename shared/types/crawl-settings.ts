@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { hasControlCharacters } from './text-checks';
 import { MAX_DOMAIN_LIST, MAX_HOST_CHARS } from '../ipc/limits';
 import { isIpAddress, overrideHostProblem } from '../url/host-override';
+import type { RequestRule } from './request-rules';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
@@ -33,18 +35,7 @@ function validated<T>(validate: (value: unknown) => { ok: true; value: T } | { o
 /** A whole number in [min, max] (safe integers only: NaN, ±Infinity, 1.5 and 2^53 are refused). */
 const whole = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
 
-/**
- * True when `text` holds a control character (U+0000-U+001F, U+007F): a header value with CR/LF
- * would split the request (header injection), other controls are refused by HTTP (RFC 9110 §5.5).
- * @example hasControlCharacters('bot\r\nX-Injected: 1') // true
- */
-export function hasControlCharacters(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
+export { hasControlCharacters } from './text-checks';
 
 /** One resolver override as the crawler keeps it (the shape shared/url/host-override.ts parses). */
 export const hostOverrideSchema: z.ZodType<HostOverride> = z
@@ -94,6 +85,21 @@ export const extractorListSchema: z.ZodType<Extractor[]> = z
   )
   .max(MAX_EXTRACTORS, `at most ${MAX_EXTRACTORS} extractors`)
   .refine((list) => new Set(list.map((e) => e.name)).size === list.length, 'two extractors have the same name') as z.ZodType<Extractor[]>;
+
+/** The masked request rules a crawl's settings keep (shared/types/request-rules.ts RequestRule). */
+export const requestRuleListSchema: z.ZodType<RequestRule[]> = z
+  .array(
+    z
+      .object({
+        host: z.string().refine((host) => overrideHostProblem(host) === null, 'an exact host or *.suffix'),
+        headers: z.array(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9a-z]+$/)).max(64),
+        username: z.string().max(256).nullable(),
+        cookie: z.boolean(),
+        proxy: z.string().max(2048).nullable(),
+      })
+      .strict(),
+  )
+  .max(100) as z.ZodType<RequestRule[]>;
 
 type Specs = { [K in keyof CrawlSettings]: Omit<CrawlSettingSpec<CrawlSettings[K]>, 'default'> };
 
@@ -146,6 +152,7 @@ const SPECS = {
   storeBodies: { schema: z.boolean(), unit: 'boolean', description: 'Keep each fetched body, brotli-compressed, in the crawl store (source view, WARC export, re-analysis without a recrawl).' },
   maxStoredBodyBytes: { schema: whole(1024, 1024 * 1024 * 1024), unit: 'bytes', description: 'A kept body longer than this is cut at it and marked truncated.' },
   maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
+  requestRules: { schema: requestRuleListSchema, unit: 'list', description: 'Headers, cookies, Basic auth and proxy per host pattern (--header, --cookie, --auth, --proxy), shown masked; the secrets are kept apart.' },
   http2: { schema: z.boolean(), unit: 'boolean', description: 'Offer HTTP/2 to https servers (ALPN); servers that decline are fetched over HTTP/1.1.' },
   extractors: { schema: extractorListSchema, unit: 'list', description: 'Named extractors run on every HTML page: NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD.' },
 } satisfies Specs;

@@ -1,5 +1,6 @@
 import { PROFILES, type NormalizationProfile } from '../url/profiles';
 import type { Extractor } from './extraction';
+import type { RequestRule } from './request-rules';
 import { DEFAULT_TLD_CONFIG, type TldConfig } from '../url/tld-config';
 
 /**
@@ -165,6 +166,12 @@ export interface CrawlSettings {
    * accepts is fetched over HTTP/2, any other over HTTP/1.1. Plain http stays HTTP/1.1.
    */
   http2: boolean;
+  /**
+   * Request settings per host pattern (issue 14 part 4), masked: header names, the Basic auth user,
+   * whether a cookie is sent, the proxy without credentials. The secrets themselves are kept apart
+   * (shared/types/request-rules.ts), never in the settings.
+   */
+  requestRules: RequestRule[];
 }
 
 /** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
@@ -223,6 +230,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxStoredBodiesBytes: 4 * 1024 * 1024 * 1024,
   extractors: [],
   http2: false,
+  requestRules: [],
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

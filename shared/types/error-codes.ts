@@ -71,6 +71,9 @@ export const CRAWL_ERROR_CODES = {
   BODY_ENCODING_UNKNOWN: { class: 'stop-crawl', advice: 'A stored body is compressed in a way this Crawlbench does not read (a newer version wrote it): open the database with that version, or re-fetch the page.' },
   BODY_UNREADABLE: { class: 'stop-crawl', advice: 'A stored body does not decompress (the database file was damaged): re-fetch the page to store it again.' },
   INVALID_EXTRACTOR: { class: 'stop-crawl', advice: 'An extractor is not NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD, or its selector or pattern does not compile (see the message): fix it, and the crawl starts.' },
+  INVALID_REQUEST_RULE: { class: 'stop-crawl', advice: 'A --header, --auth, --cookie or --proxy value is not HOST=… as its help says (see the message): fix it, and the crawl starts.' },
+  REQUEST_SECRETS_MISSING: { class: 'stop-crawl', advice: 'The crawl sends headers, cookies, credentials or a proxy whose secrets are no longer beside the database (the .secrets.json file is gone): give the same --header/--auth/--cookie/--proxy flags to resume.' },
+  REQUEST_SECRETS_UNREADABLE: { class: 'stop-crawl', advice: 'The .secrets.json file beside the database cannot be read (see the message): fix its permissions, or delete it and give the --header/--auth/--cookie/--proxy flags again.' },
   NO_STORED_BODIES: { class: 'stop-crawl', advice: 'The crawl kept no page bodies (crawled with --no-store-bodies): crawl again with bodies kept, or archive while crawling with crawl --warc FILE.' },
   WARC_OPEN_FAILED: { class: 'stop-crawl', advice: 'The WARC file cannot be opened for writing (a missing folder, not a WARC file, no permission: see the message): give a .warc.gz path in an existing folder.' },
   // A PostgreSQL store (engine/store/postgres, issue 13)

@@ -48,12 +48,21 @@ function matchableHost(host: string): string {
  * @example hostOverrideMatcher([{ host: '*.example.test', address: '127.0.0.1' }])('example.test') → null
  */
 export function hostOverrideMatcher(overrides: readonly HostOverride[]): (hostname: string) => HostOverride | null {
-  const exact = new Map<string, HostOverride>();
-  const bySuffix = new Map<string, HostOverride>();
-  for (const override of overrides) {
-    const host = matchableHost(override.host);
-    if (host.startsWith('*.')) bySuffix.set(host.slice(2), override);
-    else exact.set(host, override);
+  return hostPatternMatcher(overrides);
+}
+
+/**
+ * {@link hostOverrideMatcher}'s matching for any entries keyed by a host pattern (an exact host or
+ * `*.suffix`; request rules use it too): exact first, then the longest wildcard suffix; the last
+ * entry of a repeated pattern wins.
+ */
+export function hostPatternMatcher<T extends { host: string }>(entries: readonly T[]): (hostname: string) => T | null {
+  const exact = new Map<string, T>();
+  const bySuffix = new Map<string, T>();
+  for (const entry of entries) {
+    const host = matchableHost(entry.host);
+    if (host.startsWith('*.')) bySuffix.set(host.slice(2), entry);
+    else exact.set(host, entry);
   }
   return (hostname) => {
     const host = matchableHost(hostname);

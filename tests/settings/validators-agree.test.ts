@@ -191,7 +191,7 @@ describe('every default passes its own schema, and stored settings are read by t
 describe('the crawl form names the CLI flag of each setting', () => {
   it.each(FORM_SETTINGS.filter((setting) => setting.flag !== undefined).map((setting) => [setting.flag!, setting] as const))('%s sets the field\'s setting', (flag, setting) => {
     const name = flag.slice(2);
-    const sample: Partial<Record<string, string | string[] | boolean>> = { 'include-domain': ['a.test'], 'exclude-domain': ['a.test'], resolve: ['a.test=127.0.0.1'], include: ['/a/'], exclude: ['/a/'] };
+    const sample: Partial<Record<string, string | string[] | boolean>> = { 'include-domain': ['a.test'], 'exclude-domain': ['a.test'], resolve: ['a.test=127.0.0.1'], include: ['/a/'], exclude: ['/a/'], extract: ['price=css:.price'] };
     const value = setting.kind === 'switch' ? true : (sample[name] ?? String(formValuesFrom(DEFAULT_CRAWL_SETTINGS)[setting.key]));
     const settings = crawlSettingsFromFlags({ [name]: value } as Record<string, string | boolean | string[]>);
     expect(Object.keys(settings)).toEqual([setting.key]);

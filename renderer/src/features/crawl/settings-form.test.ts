@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../../shared/types/crawl';
 import { CRAWL_SETTING_KEYS } from '../../../../shared/types/crawl-settings';
-import { FORM_SETTINGS, formValuesFrom, formValuesToRemember, parseOverrideLines, readCrawlForm, withRememberedValues } from './settings-form';
+import { FORM_SETTINGS, NOT_ON_FORM, formValuesFrom, formValuesToRemember, parseOverrideLines, readCrawlForm, withRememberedValues } from './settings-form';
 
 const defaults = formValuesFrom(DEFAULT_CRAWL_SETTINGS);
 const base = { ...defaults, seeds: 'http://site.test/' };
 
 describe('the crawl form exposes every crawl setting', () => {
-  it('has one field per setting but the two the Settings view edits, each once', () => {
+  it('has one field per setting but the two the Settings view edits and the request rules (secrets), each once', () => {
     const keys = FORM_SETTINGS.map((setting) => setting.key);
     expect(new Set(keys).size).toBe(keys.length);
-    expect([...keys].sort()).toEqual(CRAWL_SETTING_KEYS.filter((key) => key !== 'normalizationProfile' && key !== 'tld').sort());
+    expect(NOT_ON_FORM).toEqual(['normalizationProfile', 'tld', 'requestRules']);
+    expect([...keys].sort()).toEqual(CRAWL_SETTING_KEYS.filter((key) => !NOT_ON_FORM.includes(key)).sort());
   });
 
   it('untouched, it sends exactly the defaults (the same as the CLI with no flags)', () => {
     const read = readCrawlForm(base);
     expect(read.ok).toBe(true);
     if (!read.ok) return;
-    const { normalizationProfile: _p, tld: _t, ...expected } = DEFAULT_CRAWL_SETTINGS as CrawlSettings;
+    const { normalizationProfile: _p, tld: _t, requestRules: _r, ...expected } = DEFAULT_CRAWL_SETTINGS as CrawlSettings;
     expect(read.settings).toEqual(expected);
   });
 });

@@ -1,13 +1,19 @@
 import { readHostOverride } from '../../../../shared/url/host-override';
+import { extractorText, parseExtractor } from '../../../../shared/types/extraction';
 import { CRAWL_SCOPES, SITEMAP_MODES, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
 import { hasControlCharacters, settingBounds, settingFromText, validateSetting, type NumericSettingKey } from '../../../../shared/types/crawl-settings';
 
 /**
  * Every crawl setting the crawl form edits: all of them but the normalization profile and the TLD
  * configuration, which the Settings view edits (with their own editors) and which reach the form
- * through the app's effective defaults.
+ * through the app's effective defaults, and the request rules, whose secrets must not travel in
+ * crawl settings (the CLI's --header/--auth/--cookie/--proxy keep them beside the database; the
+ * app has no secret store yet).
  */
-export type FormSettingKey = Exclude<keyof CrawlSettings, 'normalizationProfile' | 'tld'>;
+export type FormSettingKey = Exclude<keyof CrawlSettings, 'normalizationProfile' | 'tld' | 'requestRules'>;
+
+/** Settings the crawl form leaves out (see {@link FormSettingKey}). */
+export const NOT_ON_FORM: readonly (keyof CrawlSettings)[] = ['normalizationProfile', 'tld', 'requestRules'];
 
 /** Fields of the crawl form: the seeds and every {@link FormSettingKey}. */
 export type CrawlFormField = 'seeds' | FormSettingKey;
@@ -78,6 +84,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'timeoutMs', group: 'Fetching', label: 'Timeout (ms)', kind: 'number', flag: '--timeout-ms' },
   { key: 'maxBodyBytes', group: 'Fetching', label: 'Max body size (bytes)', kind: 'number' },
   { key: 'maxRedirects', group: 'Fetching', label: 'Max redirects', kind: 'number' },
+  { key: 'extractors', group: 'Content', label: 'Custom extractors', kind: 'lines', flag: '--extract', placeholder: 'price=css:.price · sku=regex:SKU-([0-9]+) · brand=schema:Product.brand.name · images:count=css:img (one per line)' },
   { key: 'http2', group: 'Fetching', label: 'HTTP/2 (https servers that offer it)', kind: 'switch', flag: '--http2' },
   { key: 'storeBodies', group: 'Fetching', label: 'Keep page bodies', kind: 'switch', flag: '--no-store-bodies', flagTurnsOff: true },
   { key: 'maxStoredBodyBytes', group: 'Fetching', label: 'Max kept body size (bytes)', kind: 'number', flag: '--max-stored-body-bytes' },
@@ -108,6 +115,7 @@ export function formValuesFrom(settings: CrawlSettings): CrawlFormValues {
     const value = settings[key];
     if (typeof value === 'boolean') values[key] = value;
     else if (key === 'hostOverrides') values[key] = settings.hostOverrides.map(overrideLine).join('\n');
+    else if (key === 'extractors') values[key] = settings.extractors.map(extractorText).join('\n');
     else if (Array.isArray(value)) values[key] = value.join('\n');
     else values[key] = String(value);
   }
@@ -182,6 +190,16 @@ function readField(setting: FormSetting, values: CrawlFormValues): { ok: true; v
     const overrides = parseOverrideLines(raw);
     if (typeof overrides === 'string') return { ok: false, message: overrides };
     const checked = validateSetting('hostOverrides', overrides);
+    return checked.ok ? { ok: true, value: checked.value } : { ok: false, message: checked.error.message };
+  }
+  if (key === 'extractors') {
+    const extractors = [];
+    for (const line of lines(raw)) {
+      const parsed = parseExtractor(line);
+      if (!parsed.ok) return { ok: false, message: parsed.error.message };
+      extractors.push(parsed.value);
+    }
+    const checked = validateSetting('extractors', extractors);
     return checked.ok ? { ok: true, value: checked.value } : { ok: false, message: checked.error.message };
   }
   if (key === 'scope') {
