@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CLI, crawlbench, useTestWeb } from './harness';
+import { CLI, crawlbench, MULTI_PROCESS_TIMEOUT_MS, useTestWeb } from './harness';
 import { seededRandom } from '../support/seeded-random';
 
 const KILLS = 10;
@@ -106,5 +106,5 @@ describe('crash-safe resume', () => {
     console.log(
       `crash test (seed ${SEED}): ${KILLS} kills after ${killPoints.join(', ')} requests, ${states(db, 'done').length} pages done (reference ${states(reference, 'done').length}), ${twice.length} URLs fetched twice, all of them among the ${inFlightAtKill.size} in flight at a kill`,
     );
-  });
+  }, MULTI_PROCESS_TIMEOUT_MS);
 });

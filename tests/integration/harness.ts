@@ -14,6 +14,13 @@ import { REPO_ROOT } from '../../e2e/helpers/serve';
 /** The CLI entry point tests run as a real process. */
 export const CLI = path.join(REPO_ROOT, 'bin', 'crawlbench.mjs');
 
+/**
+ * Timeout of a test that starts and kills whole crawler processes many times (kill -9 and resume,
+ * processes sharing a crawl): a guard against a hung run, not a speed target (such tests act on
+ * progress, requests seen). Under CI's parallel test files they took up to about 65 s.
+ */
+export const MULTI_PROCESS_TIMEOUT_MS = 240_000;
+
 /** A finished CLI run. */
 export interface CliRun {
   status: number | null;

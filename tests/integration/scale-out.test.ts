@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../e2e/helpers/serve';
 import { DOCS_HOST } from '../../testweb';
 import { postgresUnavailableReason, startPostgres, type PostgresCluster } from '../../testweb/postgres';
-import { CLI, crawlbench, useTestWeb } from './harness';
+import { CLI, crawlbench, MULTI_PROCESS_TIMEOUT_MS, useTestWeb } from './harness';
 
 const unavailable = postgresUnavailableReason();
 if (unavailable) console.log(`scale-out tests skipped: ${unavailable}`);
@@ -183,5 +183,5 @@ describe.skipIf(unavailable !== null)('scale out: four processes share one crawl
       const twiceClaimed = new Set(attempts.rows.map((r) => new URL(r.url).pathname));
       for (const uri of refetched) expect(twiceClaimed.has(uri), uri).toBe(true);
     }
-  });
+  }, MULTI_PROCESS_TIMEOUT_MS);
 });
