@@ -65,6 +65,13 @@ describe('CompiledExtractors', () => {
     expect(() => CompiledExtractors.compile([ex('a=css:p'), ex('a=css:div')])).toThrow(expect.objectContaining({ code: 'INVALID_EXTRACTOR', message: expect.stringContaining('Two extractors') }));
   });
 
+  it('finds nothing, rather than failing the page, where an extractor throws', () => {
+    const compiled = CompiledExtractors.compile([ex('sku=regex:SKU-([0-9]+)'), ex('n:count=regex:p')]);
+    // Not a string: the regex path throws inside (no matchAll); the results are empty, not an exception.
+    expect(compiled.run(null as unknown as string)).toEqual({ sku: null, n: 0 });
+    expect(compiled.run('<p>SKU-7</p>')).toEqual({ sku: '7', n: 2 });
+  });
+
   it('cuts long values and long lists, and counts past the list cap', () => {
     const html = `<ul>${'<li>x</li>'.repeat(150)}</ul><p>${'y'.repeat(5000)}</p>`;
     const result = CompiledExtractors.compile([ex('items:all=css:li'), ex('n:count=css:li'), ex('long=css:p')]).run(html);

@@ -112,7 +112,8 @@ export class CompiledExtractors {
   /**
    * Every extractor's result on one page: by name, `first` a string or null, `all` up to
    * MAX_EXTRACTED_VALUES strings, `count` a number; values cut at MAX_EXTRACTED_VALUE_CHARS.
-   * The page is parsed by cheerio once, and only when a CSS or schema extractor needs it.
+   * The page is parsed by cheerio once, and only when a CSS or schema extractor needs it. Never
+   * throws: an extractor that fails on a page finds nothing there.
    * @param html the page's decoded HTML source
    */
   run(html: string): Record<string, ExtractedValue> {
@@ -120,7 +121,13 @@ export class CompiledExtractors {
     const page = { html, $: () => (parsed ??= load(html)) };
     const result: Record<string, ExtractedValue> = {};
     for (const { extractor, values } of this.compiled) {
-      const found = values(page);
+      let found: string[];
+      try {
+        found = values(page);
+      } catch {
+        // A page cheerio or an extractor chokes on (hostile markup) gives no values; the page itself is kept.
+        found = [];
+      }
       switch (extractor.mode) {
         case 'first':
           result[extractor.name] = found.length > 0 ? clip(found[0]!) : null;
