@@ -77,7 +77,7 @@ describe('browser mode', () => {
     await expect.poll(async () => page.getByTestId('export-status').textContent(), { timeout: 20_000 }).toMatch(/^Wrote \d+ rows to /);
     expect(await page.getByRole('progressbar', { name: 'Export progress' }).getAttribute('aria-valuenow')).toBe('100');
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to');
+    expect(lines[0]).toBe('URL id,URL,Final URL,HTTP status,Content type,Body size (bytes),Body truncated,Fetch time (ms),Title,Fetched at (UTC),Content fingerprint,Text length (characters),"Redirect chain (JSON, older crawls)",Redirects to,Extracted values (JSON)');
     // One row per fetched URL: the Crawls list's "Pages fetched" (a redirect hop that ended in an
     // error keeps its page row in the database, but is counted with the errors, not exported here).
     const listed = await page.getByRole('table', { name: 'Crawl list' }).getByRole('row').nth(1).getByRole('cell').nth(4).textContent();

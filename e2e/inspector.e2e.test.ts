@@ -119,6 +119,14 @@ describe('the URL inspector', () => {
     expect(inlinks).toEqual(expect.arrayContaining([['http://site.test/', 'A'], ['http://site.test/b.html', 'A']]));
   });
 
+  it('shows a page’s stored source on demand, decoded, with its size and digest (issue 14)', async () => {
+    await crawlFixtures();
+    await inspectFromFrontier('http://site.test/a.html');
+    await inspector().getByRole('button', { name: 'Show source' }).click();
+    await expect.poll(async () => inspector().getByTestId('page-source').textContent(), { timeout: 10_000 }).toContain('<!doctype html>');
+    expect(await inspector().getByTestId('source-size').textContent()).toMatch(/bytes.*compressed/);
+  });
+
   it('Escape closes it and gives focus back to the row that opened it', async () => {
     await crawlFixtures();
     // Closed first, so the row below is the one that opens it.
