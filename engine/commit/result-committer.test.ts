@@ -8,6 +8,8 @@ import type { SettledFetch } from '../schedule/retry-policy';
 import type { ClaimedUrl, CommitBatch, CommitResult, CrawlWriter } from '../store/ports';
 import type { PageResult } from '../worker/protocol';
 import { MAX_BACKLOG, MAX_UNCOMMITTED, ResultCommitter } from './result-committer';
+import { seenEntry } from '../dedupe/seen-cache';
+import { URL_SOURCE_BITS } from '../../shared/types/url-sources';
 
 const identify = (raw: string) => {
   const url = new URL(raw);
@@ -106,6 +108,29 @@ describe('ResultCommitter', () => {
       { toKey: 'key:http://a.test/x', rawUrl: 'http://a.test/x', fromUrlId: 1, fragmentSpellings: 1 },
     ]);
     expect(events.duplicates).toEqual([2]);
+  });
+
+  it('a link to a URL the store said it holds as linked names its id and offers no candidate; one held only as a seed is still offered', async () => {
+    const { writer, batches, answers } = slowWriter();
+    const c = committer(writer, { duplicates: [], errors: [] });
+    const first = claimed(1);
+    c.add(settledPage(first, page(first.url, { links: [{ url: 'http://a.test/x', kind: 'a' }, { url: 'http://a.test/seed', kind: 'a' }] })));
+    const committed = c.commit();
+    // The store's URL-seen entries, in candidate order: /x is URL 40 (linked), /seed is URL 41 known as a seed only.
+    answers[0]!({ added: 1, addedHosts: ['a.test'], duplicates: 0, redirectLoops: [], seen: Float64Array.of(seenEntry(40, URL_SOURCE_BITS.link), seenEntry(41, URL_SOURCE_BITS.seed)) });
+    await committed;
+    const second = claimed(2);
+    c.add(settledPage(second, page(second.url, { links: [{ url: 'http://a.test/x', kind: 'a' }, { url: 'http://a.test/seed', kind: 'a' }, { url: 'http://a.test/new', kind: 'a' }] })));
+    const next = c.commit();
+    answers[1]!({ added: 1, addedHosts: ['a.test'], duplicates: 0, redirectLoops: [] });
+    await next;
+    const batch = batches[1]!;
+    expect(batch.candidates!.map((candidate) => candidate.normalizedKey)).toEqual(['key:http://a.test/seed', 'key:http://a.test/new']);
+    expect(batch.links!.map((link) => [link.toKey, link.toUrlId])).toEqual([
+      [null, 40],
+      ['key:http://a.test/seed', undefined],
+      ['key:http://a.test/new', undefined],
+    ]);
   });
 
   it('a redirect answer becomes a redirected outcome naming its target by key, the target a candidate', async () => {

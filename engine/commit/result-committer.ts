@@ -14,6 +14,12 @@ import type { SettledSitemap } from '../sitemaps/sitemap-discovery';
 import { sitemapWrite } from '../sitemaps/sitemap-write';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, SitemapWrite, UrlError, UrlOutcome } from '../store/ports';
 import type { PageResult } from '../worker/protocol';
+import { seenEntryId, seenEntrySources } from '../dedupe/seen-cache';
+import { knownUrlCache } from '../links/link-budget';
+import { URL_SOURCE_BITS } from '../../shared/types/url-sources';
+
+/** The source bit a page's link gives its target (shared/types/url-sources.ts). */
+const LINK_SOURCE_BIT = URL_SOURCE_BITS.link;
 
 /**
  * Results buffered beyond this many are committed at once. Where the store writes on the
@@ -79,6 +85,13 @@ export class ResultCommitter {
   private commitTimer: NodeJS.Timeout | null = null;
   /** The commit under way, so commits never overlap (a networked store answers later). */
   private committing: Promise<void> | null = null;
+  /**
+   * URLs the store told this run it holds (CommitResult.seen): normalized key → seenEntry. A
+   * page's link to one already known as linked is written with its id, and offered as no
+   * candidate: on the synthetic site 98% of links name known URLs, and each candidate cost the
+   * URL-seen test on the writer thread and five strings on the way there.
+   */
+  private readonly known = knownUrlCache();
 
   constructor(private readonly options: ResultCommitterOptions) {}
 
@@ -148,6 +161,7 @@ export class ResultCommitter {
     try {
       const batch = this.batchOf(entries);
       const result = await this.options.stores.writer.commit(batch);
+      if (result.seen) this.learn(batch.candidates ?? [], result.seen);
       if (result.duplicates > 0) this.options.onDuplicates(result.duplicates);
     } catch (error) {
       this.options.onError(error instanceof Error ? error : new Error(String(error)));
@@ -229,9 +243,37 @@ export class ResultCommitter {
     this.options.traps?.screen(url.url, candidates);
     const rows = this.options.links.linkRows(url.id, links);
     // A page holds up to MAX_LINKS_PER_PAGE links: appended one by one (a spread of 200k arguments overflows the stack).
-    append(batch.candidates, candidates);
+    append(batch.candidates, this.unknownTargets(candidates, rows.links));
     append(batch.links, rows.links);
     append(batch.aliases, rows.aliases);
+  }
+
+  /**
+   * The candidates the store is not known to hold as linked; each link to a known one names its
+   * target by id (`toUrlId`, its key dropped) instead. The URL-seen test's answer is the same: a known URL's row
+   * changes only by its source bits, and these have the link bit already.
+   */
+  private unknownTargets(candidates: readonly FrontierCandidate[], links: LinkWrite[]): FrontierCandidate[] {
+    const unknown: FrontierCandidate[] = [];
+    let knownIds: Map<string, number> | null = null;
+    for (const candidate of candidates) {
+      const entry = this.known.get(candidate.normalizedKey);
+      if (entry === undefined || (seenEntrySources(entry) & LINK_SOURCE_BIT) === 0) unknown.push(candidate);
+      else (knownIds ??= new Map()).set(candidate.normalizedKey, seenEntryId(entry));
+    }
+    if (knownIds !== null)
+      for (const link of links) {
+        const id = link.toKey === null ? undefined : knownIds.get(link.toKey);
+        if (id === undefined) continue;
+        link.toUrlId = id;
+        link.toKey = null;
+      }
+    return unknown;
+  }
+
+  /** Remembers the store's URL-seen entries of a committed batch's candidates (CommitResult.seen, in candidate order). */
+  private learn(candidates: readonly FrontierCandidate[], seen: Float64Array): void {
+    for (let i = 0; i < candidates.length && i < seen.length; i += 1) this.known.set(candidates[i]!.normalizedKey, seen[i]!);
   }
 
   /**

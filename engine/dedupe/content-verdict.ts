@@ -35,9 +35,9 @@ export const DEFAULT_MAX_CANDIDATES = 64;
  */
 const SKETCH_CACHE = { maxEntries: 65_536, maxBytes: 24 * 1024 * 1024 } as const;
 
-/** A bounded cache of MinHash sketches by URL id (as a string), sized by {@link SKETCH_CACHE}. */
-export function createSketchCache(): BoundedCache<Uint32Array> {
-  return new BoundedCache<Uint32Array>({ ...SKETCH_CACHE, sizeOf: (key) => 2 * key.length + MINHASH_SIZE * 4 + 120 });
+/** A bounded cache of MinHash sketches by URL id, sized by {@link SKETCH_CACHE}. */
+export function createSketchCache(): BoundedCache<Uint32Array, number> {
+  return new BoundedCache<Uint32Array, number>({ ...SKETCH_CACHE, sizeOf: () => MINHASH_SIZE * 4 + 128 });
 }
 
 /** A sketch as stored (`pages.minhash`: SQLite BLOB, PostgreSQL bytea): its uint32 values, little-endian, back to back. */

@@ -1,5 +1,5 @@
 /** Limits of a {@link BoundedCache}. */
-export interface BoundedCacheOptions<V> {
+export interface BoundedCacheOptions<V, K extends string | number = string> {
   /** Entries kept at most. @default 100_000 */
   maxEntries?: number;
   /**
@@ -8,10 +8,10 @@ export interface BoundedCacheOptions<V> {
    */
   maxBytes?: number;
   /**
-   * Estimated bytes of one entry. @default {@link estimateStringBytes} of the key plus 64 (a
-   * small value and the Map slot); give one whenever values hold strings of their own.
+   * Estimated bytes of one entry. @default {@link estimateStringBytes} of a string key (8 for a
+   * number key) plus 64 (a small value and the Map slot); give one whenever values hold strings of their own.
    */
-  sizeOf?: (key: string, value: V) => number;
+  sizeOf?: (key: K, value: V) => number;
 }
 
 /**
@@ -23,30 +23,30 @@ export function estimateStringBytes(text: string): number {
 }
 
 /**
- * A bounded string-keyed map with roughly least-recently-used eviction: two generations of at
+ * A bounded map (string or number keys) with roughly least-recently-used eviction: two generations of at
  * most half the entries and half the bytes each; a hit in the old generation is promoted, and when
  * the young one fills, the old one is dropped whole. That is O(1) per operation (evicting one entry
  * at a time from a Map's head is O(n) in V8 once deletions pile up) and memory stays flat: at most
  * `maxEntries` entries and about `maxBytes` bytes, whatever the keys (a page can make them 60 KB).
  */
-export class BoundedCache<V> {
-  private young = new Map<string, V>();
-  private old = new Map<string, V>();
+export class BoundedCache<V, K extends string | number = string> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
   private youngBytes = 0;
   private oldBytes = 0;
   private readonly generationSize: number;
   private readonly generationBytes: number;
-  private readonly sizeOf: (key: string, value: V) => number;
+  private readonly sizeOf: (key: K, value: V) => number;
 
   /** @param limits entries kept at most (a number, @default 100_000), or {@link BoundedCacheOptions} */
-  constructor(limits: number | BoundedCacheOptions<V> = 100_000) {
+  constructor(limits: number | BoundedCacheOptions<V, K> = 100_000) {
     const options = typeof limits === 'number' ? { maxEntries: limits } : limits;
     this.generationSize = Math.max(1, Math.floor((options.maxEntries ?? 100_000) / 2));
     this.generationBytes = (options.maxBytes ?? Infinity) / 2;
-    this.sizeOf = options.sizeOf ?? ((key) => estimateStringBytes(key) + 64);
+    this.sizeOf = options.sizeOf ?? ((key) => (typeof key === 'string' ? estimateStringBytes(key) : 8) + 64);
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const value = this.young.get(key);
     if (value !== undefined) return value;
     const older = this.old.get(key);
@@ -55,12 +55,12 @@ export class BoundedCache<V> {
   }
 
   /** True when `key` is held (a hit is promoted, as by get). */
-  has(key: string): boolean {
+  has(key: K): boolean {
     return this.get(key) !== undefined;
   }
 
   /** Stores `value` under `key`; an entry larger than half of `maxBytes` is not stored. */
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     const counted = this.generationBytes !== Infinity;
     const bytes = counted ? this.sizeOf(key, value) : 0;
     if (bytes > this.generationBytes) return;

@@ -4,7 +4,7 @@
  * of 60 KB hrefs (or of links to endless hosts) cannot grow the main process. One source of truth
  * for those budgets.
  */
-import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';
+import { BoundedCache, estimateStringBytes, SeenCache } from '../dedupe/seen-cache';
 import type { UrlIdentity } from './url-identity';
 
 /** Link targets (parts and identity per URL string) remembered at most. */
@@ -15,6 +15,18 @@ export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
 export const ALIAS_CACHE_ENTRIES = 100_000;
 /** Bytes the alias cache holds at most. */
 export const ALIAS_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * URLs whose store id and source bits the scheduler remembers (normalized key → seenEntry), at
+ * most, and their bytes: a link to one of them names its id and offers no candidate.
+ */
+export const KNOWN_URL_CACHE_ENTRIES = 200_000;
+export const KNOWN_URL_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** A byte-bounded map of normalized key → seenEntry (see {@link KNOWN_URL_CACHE_BYTES}). */
+export function knownUrlCache(): SeenCache {
+  return new SeenCache({ maxEntries: KNOWN_URL_CACHE_ENTRIES, maxBytes: KNOWN_URL_CACHE_BYTES });
+}
 
 /** Hosts whose capped robots Crawl-delay is remembered at most, and their bytes. */
 export const CRAWL_DELAY_CACHE_ENTRIES = 100_000;

@@ -319,14 +319,21 @@ export interface PageWrite {
 }
 
 /**
- * A link row of a page. `toKey` names the target by its normalized key (a candidate of the same
- * batch, or a URL already known); null when a rule refused the link (`refusedBy` names the rule).
+ * A link row of a page. `toUrlId` or `toKey` names the target (by id, or by normalized key: a
+ * candidate of the same batch, or a URL already known); neither when a rule refused the link
+ * (`refusedBy` names the rule).
  */
 export interface LinkWrite {
   fromUrlId: number;
   /** The link as written (cut at STORED_RAW_URL_CHARS); stored only where it differs from the target URL (migration 0016). */
   rawUrl: string;
+  /** The target's normalized key (a candidate of the batch, or a URL the store holds); null when the link was refused, or when `toUrlId` names the target. */
   toKey: string | null;
+  /**
+   * The target's URL id, when the scheduler knew it (CommitResult.seen of an earlier batch): the
+   * batch need not offer the target as a candidate. Absent: the target is `toKey`'s.
+   */
+  toUrlId?: number;
   /** LinkKind: a, redirect, canonical … */
   kind: string;
   refusedBy: string | null;
@@ -442,6 +449,13 @@ export interface CommitResult {
   addedHosts: string[];
   /** Pages the content-seen test found to duplicate earlier content (exact or near). */
   duplicates: number;
+  /**
+   * The batch's candidates after the URL-seen test, in candidate order: each one's seenEntry
+   * (engine/dedupe/seen-cache.ts: URL id and source bits), when the store tells them (SQLite); the
+   * scheduler keeps them so a later link to a known URL names its id ({@link LinkWrite.toUrlId})
+   * and offers no candidate. Absent: the store does not (PostgreSQL, shared by processes).
+   */
+  seen?: Float64Array;
   /** URL ids of redirects failed as REDIRECT_LOOP. */
   redirectLoops: number[];
   /** New URLs stored held (their `heldBy` trap matched). @default 0 */

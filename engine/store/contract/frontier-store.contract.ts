@@ -10,6 +10,8 @@ import type { Awaitable, ClaimedUrl, CrawlStores, Disposition, FrontierCandidate
 import { MINHASH_SIZE } from '../../dedupe/shingles';
 import type { PageContent } from '../../worker/protocol';
 import { bodyBytes, storedBody } from '../../bodies/stored-body';
+import { seenEntryId, seenEntrySources } from '../../dedupe/seen-cache';
+import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
 
 /** How the suite opens a backend's stores. */
 export interface StoreHarness {
@@ -267,11 +269,21 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
               { fromUrlId: seed!.id, rawUrl: '/new', toKey: 'key:http://b.test/new', kind: 'a', refusedBy: null },
               { fromUrlId: seed!.id, rawUrl: 'known', toKey: 'key:http://a.test/known', kind: 'a', refusedBy: null },
               { fromUrlId: seed!.id, rawUrl: 'mailto:x@a.test', toKey: null, kind: 'a', refusedBy: 'protocol' },
+              // A target the scheduler knows by id (CommitResult.seen of an earlier batch): no key, no candidate.
+              { fromUrlId: seed!.id, rawUrl: 'http://a.test/seed', toKey: null, toUrlId: seed!.id, kind: 'canonical', refusedBy: null },
             ],
             aliases: [{ toKey: 'key:http://b.test/new', rawUrl: '/new', fromUrlId: seed!.id }],
           });
-          expect(result).toEqual({ added: 1, addedHosts: ['b.test'], duplicates: 0, redirectLoops: [] });
-          expect(await h.storedRows(stores)).toEqual({ urls: 3, pages: 1, links: 3 });
+          const { seen, ...rest } = result;
+          expect(rest).toEqual({ added: 1, addedHosts: ['b.test'], duplicates: 0, redirectLoops: [] });
+          // A store that tells the URL-seen entries tells one per candidate: its id, and its source bits (these candidates: seeds).
+          if (seen) {
+            expect(seen).toHaveLength(2);
+            expect([seenEntrySources(seen[0]!), seenEntrySources(seen[1]!)]).toEqual([URL_SOURCE_BITS.seed, URL_SOURCE_BITS.seed]);
+            expect(seenEntryId(seen[0]!)).not.toBe(seenEntryId(seen[1]!));
+            expect(seenEntryId(seen[1]!)).not.toBe(seed!.id);
+          }
+          expect(await h.storedRows(stores)).toEqual({ urls: 3, pages: 1, links: 4 });
           expect(frontier.counts()).toEqual({ pending: 2, inFlight: 0, done: 1, error: 0, blocked: 0, held: 0 });
         }));
 
@@ -330,10 +342,10 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           await add(stores, [a], 0);
           const [urlA] = await frontier.claimBatch(1, 0);
           const toB = await writer.commit({ nowMs: 1, candidates: [b], outcomes: [{ kind: 'redirected', url: urlA!, disposition: { fetchMs: 1, nowMs: 1, httpStatus: 301 }, target: { key: b.normalizedKey, url: b.url }, rawUrl: '/b', maxHops: 21 }] });
-          expect(toB).toEqual({ added: 1, addedHosts: ['a.test'], duplicates: 0, redirectLoops: [] });
+          expect(toB).toMatchObject({ added: 1, addedHosts: ['a.test'], duplicates: 0, redirectLoops: [] });
           const [urlB] = await frontier.claimBatch(1, 1);
           const back = await writer.commit({ nowMs: 2, candidates: [a], outcomes: [{ kind: 'redirected', url: urlB!, disposition: { fetchMs: 1, nowMs: 2, httpStatus: 301 }, target: { key: a.normalizedKey, url: a.url }, rawUrl: '/a', maxHops: 21 }] });
-          expect(back).toEqual({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [urlB!.id] });
+          expect(back).toMatchObject({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [urlB!.id] });
           expect(frontier.counts()).toMatchObject({ done: 1, error: 1, inFlight: 0 });
           expect(frontier.counts()).toEqual({ pending: 0, inFlight: 0, done: 1, error: 1, blocked: 0, held: 0 });
         }));

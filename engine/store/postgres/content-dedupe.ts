@@ -180,7 +180,7 @@ export class PostgresContentIndex {
         candidates[index] = walkCandidates(pageBuckets.length, membersOf, maxCandidates);
         for (const id of candidates[index]!) {
           if (batchSketches.has(id) || known.has(id)) continue;
-          const cached = this.sketches.get(String(id));
+          const cached = this.sketches.get(id);
           if (cached === undefined) wanted.add(id);
           else known.set(id, cached);
         }
@@ -277,7 +277,7 @@ export class PostgresContentIndex {
     for (const id of urlIds) {
       const sketch = sketchFromBlob(found.get(id) ?? null);
       sketches.set(id, sketch);
-      this.sketches.set(String(id), sketch);
+      this.sketches.set(id, sketch);
     }
     return sketches;
   }
@@ -299,9 +299,9 @@ export class PostgresContentIndex {
     for (const row of rows) {
       groups.set(row.url_id, { id: row.id, firstUrlId: row.first_url_id });
       if (!known.has(row.first_url_id)) {
-        const sketch = this.sketches.get(String(row.first_url_id)) ?? sketchFromBlob(row.minhash);
+        const sketch = this.sketches.get(row.first_url_id) ?? sketchFromBlob(row.minhash);
         known.set(row.first_url_id, sketch);
-        this.sketches.set(String(row.first_url_id), sketch);
+        this.sketches.set(row.first_url_id, sketch);
       }
     }
     return groups;
@@ -349,7 +349,7 @@ export class PostgresContentIndex {
         bandBucketValues.push(bucket);
         bandUrlIds.push(row.urlId);
       });
-      this.sketches.set(String(row.urlId), content!.minhash);
+      this.sketches.set(row.urlId, content!.minhash);
       if (plan.kind !== 'near') return;
       if (plan.group.id === null && !newNearGroups.has(plan.group)) {
         newNearGroups.add(plan.group);

@@ -293,7 +293,7 @@ export class PostgresCrawlWriter {
     const want = (key: string | null): void => {
       if (key !== null && !ids.has(key)) wanted.add(key);
     };
-    for (const link of batch.links ?? []) want(link.toKey);
+    for (const link of batch.links ?? []) if (link.toUrlId === undefined) want(link.toKey);
     for (const alias of batch.aliases ?? []) want(alias.toKey);
     for (const outcome of batch.outcomes ?? []) if (outcome.kind === 'redirected') want(outcome.target.key);
     for (const sitemap of batch.sitemaps ?? []) for (const listed of sitemap.listed) want(listed.key);
@@ -436,7 +436,7 @@ export class PostgresCrawlWriter {
     await this.insertLinks(
       client,
       links.map((link) => {
-        const toUrlId = link.toKey === null ? null : idOf(link.toKey);
+        const toUrlId = link.toUrlId ?? (link.toKey === null ? null : idOf(link.toKey));
         return { fromUrlId: link.fromUrlId, rawUrl: storedRaw(link.rawUrl, toUrlId, urlOf), toUrlId, kind: linkKindCode(link.kind), refusedBy: linkRuleCode(link.refusedBy), anchorText: link.anchorText ?? null, rel: link.rel ?? null };
       }),
     );

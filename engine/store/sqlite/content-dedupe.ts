@@ -84,7 +84,7 @@ export class ContentDedupe {
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
     this.insertBands.run(buckets.flatMap((bucket, band) => [this.crawlId, band, bucket, urlId]));
     buckets.forEach((bucket, band) => this.storedBuckets.add(band, bucket));
-    this.sketches.set(String(urlId), content.minhash);
+    this.sketches.set(urlId, content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
     if (existing) {
@@ -101,11 +101,10 @@ export class ContentDedupe {
 
   /** A recorded page's sketch: from memory, else its pages row (empty when it has none). */
   private sketch(urlId: number): Uint32Array {
-    const key = String(urlId);
-    let sketch = this.sketches.get(key);
+    let sketch = this.sketches.get(urlId);
     if (sketch === undefined) {
       sketch = sketchFromBlob(this.sketchOf.get(urlId) as Buffer | null);
-      this.sketches.set(key, sketch);
+      this.sketches.set(urlId, sketch);
     }
     return sketch;
   }

@@ -14,6 +14,8 @@ import type { WritableDB } from './database';
 export interface InsertResult {
   /** `ids[i]`: the URL id of `candidates[i]`, new or already known. */
   ids: number[];
+  /** `entries[i]`: `candidates[i]`'s URL-seen entry after the insert (seen-cache.ts seenEntry: its id and source bits). */
+  entries: number[];
   /** The host of each candidate that was new and pending (one entry per new URL, in candidate order). */
   addedHosts: string[];
   /** The index in `candidates` of each candidate that was new, pending or held, in candidate order. */
@@ -80,6 +82,7 @@ export class FrontierRows {
    */
   insert(candidates: readonly FrontierCandidate[], nowMs: number, trapIdOf?: (pattern: string) => number | undefined): InsertResult {
     const ids: number[] = [];
+    const entries: number[] = [];
     const addedHosts: string[] = [];
     const added: number[] = [];
     const held: InsertResult['held'] = [];
@@ -94,6 +97,7 @@ export class FrontierRows {
           this.seen.set(c.normalizedKey, seenEntry(id, sources | bit));
         }
         ids.push(id);
+        entries.push(seenEntry(id, sources | bit));
         continue;
       }
       const trapId = c.heldBy === undefined ? undefined : trapIdOf?.(c.heldBy);
@@ -111,12 +115,13 @@ export class FrontierRows {
       }
       this.seen.set(c.normalizedKey, seenEntry(id, sources));
       ids.push(id);
+      entries.push(seenEntry(id, sources));
       if (info.changes === 0) continue;
       added.push(ids.length - 1);
       if (trapId === undefined) addedHosts.push(c.host);
       else held.push({ id, trapId, url: c.url });
     }
-    return { ids, addedHosts, added, held };
+    return { ids, entries, addedHosts, added, held };
   }
 
   /** Marks claimed URLs in flight (one more attempt each), claimed at `nowMs` (epoch ms). */
