@@ -6,6 +6,7 @@ import type { CrawlStatus } from '../../../shared/types/crawl';
 import { CodedError } from '../../../shared/types/result';
 import type { TrapState } from '../../../shared/types/traps';
 import type { CommitBatch, CommitResult, StoredRobots, TrapStateChange } from '../ports';
+import { packCommitBatch } from './batch-codec';
 import type { CrawlRowWriter } from './batch-writer';
 import type { RefetchRow } from './frontier-rows';
 import type { WriterReply, WriterRequest, WriterThreadInit } from './writer-protocol';
@@ -96,7 +97,7 @@ export class WriterThreadClient implements CrawlRowWriter {
   }
 
   commit(batch: CommitBatch): Promise<CommitResult> {
-    return this.send({ op: 'commit', batch }) as Promise<CommitResult>;
+    return this.send({ op: 'commit', batch: packCommitBatch(batch) }) as Promise<CommitResult>;
   }
 
   refetch(urlId: number): Promise<RefetchRow> {

@@ -1,7 +1,8 @@
 /** Messages between the scheduler's side of the SQLite store and its writer thread (writer-thread.ts). */
 import type { CrawlSettings, CrawlStatus } from '../../../shared/types/crawl';
 import type { TrapState } from '../../../shared/types/traps';
-import type { CommitBatch, StoredRobots } from '../ports';
+import type { StoredRobots } from '../ports';
+import type { PackedCommitBatch } from './batch-codec';
 
 /** The crawl settings the row writer reads (the body cap defaults to DEFAULT_CRAWL_SETTINGS's). */
 export type WriterSettings = Pick<CrawlSettings, 'nearDuplicateThreshold'> & Partial<Pick<CrawlSettings, 'maxStoredBodiesBytes'>>;
@@ -21,7 +22,7 @@ export interface WriterThreadInit {
 /** One write, with the id its reply carries (ids from 1; 0 is the thread's "ready"). */
 export type WriterRequest =
   | { id: number; op: 'claimed'; urlIds: number[]; nowMs: number }
-  | { id: number; op: 'commit'; batch: CommitBatch }
+  | { id: number; op: 'commit'; batch: PackedCommitBatch }
   | { id: number; op: 'refetch'; urlId: number }
   | { id: number; op: 'setStatus'; status: CrawlStatus; finishedAtMs: number | null }
   | { id: number; op: 'saveRobots'; entry: StoredRobots }

@@ -6,6 +6,7 @@
  * request's id; a failed write replies with the error's message and SQLite code.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { unpackCommitBatch } from './batch-codec';
 import { openDatabase } from './connection';
 import { createSqliteRowWriter } from './crawl-stores';
 import { INLINKS_INDEX } from './sort-indexes';
@@ -58,7 +59,7 @@ async function apply(request: WriterRequest): Promise<unknown> {
       return writer.claimed(request.urlIds, request.nowMs);
     case 'commit':
       walBudget.refresh();
-      return writer.commit(request.batch);
+      return writer.commit(unpackCommitBatch(request.batch));
     case 'refetch':
       return writer.refetch(request.urlId);
     case 'setStatus':
