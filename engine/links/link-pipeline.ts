@@ -8,7 +8,7 @@ import type { CrawlSettings } from '../../shared/types/crawl';
 import type { Result } from '../../shared/types/result';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
-import type { LinkKind, PageResult } from '../worker/protocol';
+import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
 import { aliasWrite } from './aliases';
 import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
@@ -61,6 +61,9 @@ export interface LinkPipelineOptions {
   identify: (raw: string) => Result<UrlIdentity>;
   countRefusal(rule: string, count?: number): void;
 }
+
+/** One bit per link kind (its place in LINK_KINDS), for a page's written-kinds masks. */
+const LINK_KIND_BITS = Object.fromEntries(LINK_KINDS.map((kind, index) => [kind, 1 << index])) as Readonly<Record<LinkKind, number>>;
 
 /** A followed URL's frontier candidate: its identity's names, where it sits and how the crawl met it. */
 function candidateOf(identity: UrlIdentity, placement: Pick<FrontierCandidate, 'depth' | 'discoveredFrom' | 'source' | 'redirectHops'>): FrontierCandidate {
@@ -132,16 +135,21 @@ export class LinkPipeline {
   linkRows(fromUrlId: number, links: readonly PendingLink[]): { links: LinkWrite[]; aliases: AliasWrite[] } {
     const rows: LinkWrite[] = [];
     const aliases: AliasWrite[] = [];
-    const written = new Set<string>();
+    // The kinds already written per target key, and per raw URL for refused links (a bit per kind):
+    // keyed by the strings the links hold (their hashes already computed), not by a new string per link.
+    const writtenTo = new Map<string, number>();
+    const writtenRaw = new Map<string, number>();
     for (const link of links) {
       if (link.key !== null) {
         const alias = this.alias(link.key, link.raw, fromUrlId);
         if (alias) aliases.push(alias);
       }
-      // Keys and raw URLs never hold a NUL: it separates the parts of the dedupe key.
-      const rowKey = link.key !== null ? `t\u0000${link.kind}\u0000${link.key}` : `r\u0000${link.kind}\u0000${link.raw}`;
-      if (written.has(rowKey)) continue;
-      written.add(rowKey);
+      const written = link.key !== null ? writtenTo : writtenRaw;
+      const name = link.key ?? link.raw;
+      const kinds = written.get(name) ?? 0;
+      const bit = LINK_KIND_BITS[link.kind];
+      if ((kinds & bit) !== 0) continue;
+      written.set(name, kinds | bit);
       rows.push({
         fromUrlId,
         rawUrl: link.raw,
