@@ -109,7 +109,10 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     return this.parts.db.transaction(() => this.parts.traps.changeState(trapId, state, nowMs)).immediate();
   }
 
-  async close(): Promise<void> {}
+  /** Writes what the run's indexes still hold in memory (the LSH band rows pending: pending-bands.ts), in one transaction. */
+  async close(): Promise<void> {
+    this.parts.db.transaction(() => this.parts.contentIndex.flush()).immediate();
+  }
 
   /** The batch, in the order CommitBatch documents (inside the transaction). */
   private write(batch: CommitBatch): CommitResult {

@@ -1,11 +1,12 @@
-/** The SQLite content-seen test across runs: the band-bucket filter is seeded from the stored bands (bucket-filter.ts). */
+/** The SQLite content-seen test across runs (the band-bucket filter seeded from the stored bands, bucket-filter.ts) and its pending band rows (pending-bands.ts). */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sketchToBlob } from '../../dedupe/content-verdict';
-import { textSketch } from '../../dedupe/shingles';
+import { LSH_BANDS, MINHASH_SIZE, textSketch } from '../../dedupe/shingles';
 import type { PageContent } from '../../worker/protocol';
 import { openDatabase } from './connection';
 import { ContentDedupe } from './content-dedupe';
+import { PENDING_BAND_ROWS } from './pending-bands';
 import { insertCrawl } from './queries/test-rows';
 
 function words(seed: number, count: number): string {
@@ -41,6 +42,69 @@ describe('ContentDedupe across runs', () => {
     const near = base.replace(/^(\S+ ){10}\S+/, (head) => `${head} changed`);
     expect(record(resumed, b, near)).toMatchObject({ kind: 'near', duplicateOf: a });
     expect(record(resumed, c, words(2, 300))).toEqual({ kind: 'unique' });
+    db.close();
+  });
+});
+
+describe('ContentDedupe band rows (pending-bands.ts)', () => {
+  function setup(pages: number) {
+    const db = openDatabase(':memory:');
+    const crawl = insertCrawl(
+      db,
+      Array.from({ length: pages }, (_, i) => ({ url: `http://dup.test/${i}` })),
+    );
+    const insertPage = db.prepare(`INSERT INTO pages (url_id, crawl_id, final_url, http_status, body_bytes, fetch_ms, fetched_at_ms, fingerprint, minhash) VALUES (?, ?, 'x', 200, 1, 1, 1, ?, ?)`);
+    const bandRows = () => db.prepare(`SELECT count(*) FROM minhash_bands WHERE crawl_id = ?`).pluck().get(crawl.crawlId) as number;
+    const record = (index: ContentDedupe, urlId: number, content: PageContent) => {
+      insertPage.run(urlId, crawl.crawlId, content.fingerprint, sketchToBlob(content.minhash));
+      return db.transaction(() => index.record(urlId, content, 1))();
+    };
+    return { db, crawl, bandRows, record };
+  }
+
+  it('wait in memory, are probed there, and are written at the flush; an exact duplicate adds none', () => {
+    const { db, crawl, bandRows, record } = setup(3);
+    const [a, b, c] = crawl.ids as [number, number, number];
+    const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+    const base = words(1, 300);
+    expect(record(index, a, contentOf(base))).toEqual({ kind: 'unique' });
+    expect(bandRows()).toBe(0);
+    // Found through the pending rows alone.
+    expect(record(index, b, contentOf(base.replace(/^(\S+ ){10}\S+/, (head) => `${head} changed`)))).toMatchObject({ kind: 'near', duplicateOf: a });
+    expect(record(index, c, contentOf(base))).toMatchObject({ kind: 'exact', duplicateOf: a });
+    db.transaction(() => index.flush())();
+    expect(bandRows()).toBe(2 * LSH_BANDS);
+    db.close();
+  });
+
+  it('a store opened after a run that never flushed (a crash) derives the rows its indexed pages lack, and no others', () => {
+    const { db, crawl, bandRows, record } = setup(3);
+    const [a, b, c] = crawl.ids as [number, number, number];
+    const crashed = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+    record(crashed, a, contentOf(words(1, 300)));
+    record(crashed, b, contentOf(words(1, 300)));
+    record(crashed, c, contentOf(words(3, 300)));
+    expect(bandRows()).toBe(0);
+    const reopened = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+    db.transaction(() => reopened.flush())();
+    // a and c were indexed; b, an exact duplicate of a, was not.
+    expect(bandRows()).toBe(2 * LSH_BANDS);
+    expect(db.prepare(`SELECT DISTINCT url_id FROM minhash_bands ORDER BY url_id`).pluck().all()).toEqual([a, c]);
+    db.close();
+  });
+
+  it(`are written by themselves once ${PENDING_BAND_ROWS} wait`, () => {
+    const pages = PENDING_BAND_ROWS / LSH_BANDS + 1;
+    const { db, crawl, bandRows, record } = setup(pages);
+    const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+    let state = 7;
+    const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
+    (crawl.ids as number[]).forEach((urlId, i) => {
+      const minhash = Uint32Array.from({ length: MINHASH_SIZE }, random);
+      record(index, urlId, { fingerprint: `f${i}`, minhash, words: 1, textChars: 1, excerpt: '' });
+    });
+    // The page that filled the buffer wrote it all; the last one waits.
+    expect(bandRows()).toBe(PENDING_BAND_ROWS);
     db.close();
   });
 });

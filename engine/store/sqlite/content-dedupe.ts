@@ -1,10 +1,10 @@
 /** The content-seen test in SQLite: exact fingerprints and MinHash near-duplicates, grouped and stored. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
-import { placeholderRows } from './placeholders';
+import { PendingBands } from './pending-bands';
 import type { PageContent } from '../../worker/protocol';
 import { BucketFilter } from '../../dedupe/bucket-filter';
-import { bandBuckets, estimatedJaccard, LSH_BANDS } from '../../dedupe/shingles';
+import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
 import {
   bestNearMatch,
   createSketchCache,
@@ -29,12 +29,13 @@ export class ContentDedupe {
   private readonly insertGroup: Statement;
   private readonly insertMember: Statement;
   private readonly bucketMembers: Statement;
-  private readonly insertBands: Statement;
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
   private readonly sketches = createSketchCache();
-  /** The crawl's stored band buckets, so a probe of a bucket no page has is skipped (bucket-filter.ts). */
+  /** The crawl's band buckets (stored or pending), so a probe of a bucket no page has is skipped (bucket-filter.ts). */
   private readonly storedBuckets = new BucketFilter();
+  /** Band rows not yet in `minhash_bands`, written sorted when enough wait (pending-bands.ts). */
+  private readonly pending: PendingBands;
 
   constructor(
     db: WritableDB,
@@ -46,15 +47,41 @@ export class ContentDedupe {
     this.insertGroup = db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, ?)`);
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
     this.bucketMembers = db.prepare(`SELECT url_id FROM minhash_bands WHERE crawl_id = ? AND band = ? AND bucket = ? AND url_id != ? LIMIT ?`).pluck();
-    // A page's LSH_BANDS bucket rows in one statement (one call into SQLite instead of one per band).
-    this.insertBands = db.prepare(`INSERT OR IGNORE INTO minhash_bands (crawl_id, band, bucket, url_id) VALUES ${placeholderRows(LSH_BANDS, 4)}`);
     this.sketchOf = db.prepare(`SELECT minhash FROM pages WHERE url_id = ?`).pluck();
     this.nearGroupOf = db.prepare(
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
     );
+    this.pending = new PendingBands(db, crawlId);
     // A resumed crawl's stored buckets (one range of the table's key: about 1.6M rows at 100,000 pages).
-    const stored = db.prepare(`SELECT band, bucket FROM minhash_bands WHERE crawl_id = ?`).raw();
-    for (const [band, bucket] of stored.iterate(crawlId) as Iterable<[number, number]>) this.storedBuckets.add(band, bucket);
+    const indexed = new Set<number>();
+    const stored = db.prepare(`SELECT band, bucket, url_id FROM minhash_bands WHERE crawl_id = ?`).raw();
+    for (const [band, bucket, urlId] of stored.iterate(crawlId) as Iterable<[number, number, number]>) {
+      this.storedBuckets.add(band, bucket);
+      indexed.add(urlId);
+    }
+    // Pages whose rows were still pending when the last run ended without its flush (a crash): their
+    // rows follow from their sketches. These are the pages `record` indexed: 2xx with a sketch, and
+    // not an exact duplicate (an exact group's members other than its first page were never indexed).
+    const unindexed = db
+      .prepare(
+        `SELECT p.url_id, p.minhash FROM pages p WHERE p.crawl_id = ? AND p.minhash IS NOT NULL AND p.http_status < 300
+           AND NOT EXISTS (SELECT 1 FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = p.url_id AND g.kind = 'exact' AND g.first_url_id != p.url_id)`,
+      )
+      .raw();
+    for (const [urlId, minhash] of unindexed.iterate(crawlId) as Iterable<[number, Buffer]>) {
+      if (indexed.has(urlId)) continue;
+      const sketch = sketchFromBlob(minhash);
+      if (sketch.length !== MINHASH_SIZE) continue;
+      this.index(urlId, bandBuckets(sketch));
+    }
+  }
+
+  /**
+   * Writes the band rows still pending (inside the caller's write transaction): called when the
+   * run's writer closes. Without it nothing is lost: the next open derives them again.
+   */
+  flush(): void {
+    this.pending.flush();
   }
 
   /**
@@ -77,13 +104,13 @@ export class ContentDedupe {
       content.words >= (this.options.minWordsForNear ?? DEFAULT_MIN_WORDS_FOR_NEAR)
         ? walkCandidates(
             buckets.length,
-            (band, limit) => (this.storedBuckets.mightHold(band, buckets[band]!) ? (this.bucketMembers.all(this.crawlId, band, buckets[band], urlId, limit) as number[]) : []),
+            (band, limit) => (this.storedBuckets.mightHold(band, buckets[band]!) ? this.bucketMembersOf(band, buckets[band]!, urlId, limit) : []),
             this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES,
           )
         : [];
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
-    this.insertBands.run(buckets.flatMap((bucket, band) => [this.crawlId, band, bucket, urlId]));
-    buckets.forEach((bucket, band) => this.storedBuckets.add(band, bucket));
+    this.index(urlId, buckets);
+    if (this.pending.full) this.pending.flush();
     this.sketches.set(urlId, content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
@@ -97,6 +124,22 @@ export class ContentDedupe {
     this.insertMember.run(groupId, best.urlId, 1);
     this.insertMember.run(groupId, urlId, best.similarity);
     return { kind: 'near', groupId, duplicateOf: best.urlId, similarity: best.similarity };
+  }
+
+  /** Indexes a page's band buckets for later pages: pending until the next flush, and in the bucket filter. */
+  private index(urlId: number, buckets: readonly number[]): void {
+    buckets.forEach((bucket, band) => {
+      this.pending.add(band, bucket, urlId);
+      this.storedBuckets.add(band, bucket);
+    });
+  }
+
+  /** At most `limit` pages with `bucket` in `band` other than `urlId`, stored or pending, by URL id (the table's key order). */
+  private bucketMembersOf(band: number, bucket: number, urlId: number, limit: number): number[] {
+    const stored = this.bucketMembers.all(this.crawlId, band, bucket, urlId, limit) as number[];
+    const pending = this.pending.membersOf(band, bucket, urlId);
+    if (pending.length === 0) return stored;
+    return [...new Set([...stored, ...pending])].sort((a, b) => a - b).slice(0, limit);
   }
 
   /** A recorded page's sketch: from memory, else its pages row (empty when it has none). */

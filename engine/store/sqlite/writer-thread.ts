@@ -77,6 +77,8 @@ async function apply(request: WriterRequest): Promise<unknown> {
 
 port.on('message', (message: WriterRequest | { op: 'close' }) => {
   if (message.op === 'close') {
+    // The band rows still pending (a failure here, a full disk, loses nothing: the next open derives them).
+    void writer.close().catch(() => undefined);
     buildInlinksIndex();
     db.close();
     port.close();
