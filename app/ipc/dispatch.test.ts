@@ -105,6 +105,11 @@ function fakeHandlers(): { [C in keyof IpcHandlers]: ReturnType<typeof vi.fn<Ipc
     'urls.openExternal': vi.fn<IpcHandlers['urls.openExternal']>(async () => ({ opened: true })),
     'frontier.queryTraps': vi.fn<IpcHandlers['frontier.queryTraps']>(async () => []),
     'frontier.setTrapState': vi.fn<IpcHandlers['frontier.setTrapState']>(async ({ trapId, state }) => ({ trapId, state, released: 0, message: 'done' })),
+    'compare.run': vi.fn<IpcHandlers['compare.run']>(async () => {
+      throw new CodedError('NOTHING_TO_COMPARE', 'none');
+    }),
+    'compare.changes': vi.fn<IpcHandlers['compare.changes']>(async ({ offset }) => ({ rows: [], total: 0, offset })),
+    'extract.rerun': vi.fn<IpcHandlers['extract.rerun']>(async ({ crawlId }) => ({ rerunId: 1, crawlId, extractors: [], done: 0, total: 1, pages: 0, skipped: 0, state: 'running', ms: 0, error: null })),
   };
 }
 
@@ -206,6 +211,20 @@ describe('createDispatcher', () => {
       ['urls.openExternal', 'a javascript: URL', { url: 'javascript:alert(1)' }],
       ['urls.openExternal', 'a file: URL', { url: 'file:///etc/passwd' }],
       ['urls.openExternal', 'a URL with a space', { url: 'http://a.test/x y' }],
+      ['compare.run', 'no after crawl and no file', { beforeCrawlId: 1 }],
+      ['compare.run', 'crawl ids as strings', { beforeCrawlId: '1', afterCrawlId: '2' }],
+      ['compare.run', 'an empty file', { beforeCrawlId: 1, afterFile: '' }],
+      ['compare.run', 'a file path too long', { beforeCrawlId: 1, afterFile: `/${'x'.repeat(4096)}` }],
+      ['compare.run', 'extra key', { beforeCrawlId: 1, afterCrawlId: 2, threshold: 0.5 }],
+      ['compare.changes', 'an unknown kind', { comparisonId: 1, kind: 'moved', offset: 0, limit: 10 }],
+      ['compare.changes', 'limit too large', { comparisonId: 1, offset: 0, limit: 1_001 }],
+      ['compare.changes', 'missing comparisonId', { offset: 0, limit: 10 }],
+      ['compare.changes', 'filter too long', { comparisonId: 1, offset: 0, limit: 10, urlContains: 'x'.repeat(2049) }],
+      ['extract.rerun', 'lines as one string', { crawlId: 1, lines: 'price=css:.price' }],
+      ['extract.rerun', 'a line of wrong type', { crawlId: 1, lines: [42] }],
+      ['extract.rerun', 'too many lines', { crawlId: 1, lines: Array.from({ length: 65 }, (_, i) => `x${i}=css:p`) }],
+      ['extract.rerun', 'a line too long', { crawlId: 1, lines: [`price=css:${'p'.repeat(1300)}`] }],
+      ['extract.rerun', 'missing crawlId', { lines: [] }],
     ];
 
     it.each(cases)('%s with %s → INVALID_PAYLOAD naming the channel; handler not called', async (channel, _label, payload) => {
@@ -262,6 +281,16 @@ describe('createDispatcher', () => {
       expect(await dispatch('frontier.queryUrls', { crawlId: 1, offset: 0, limit: 10, withTotal: false })).toMatchObject({ ok: true });
       expect(handlers['frontier.queryUrls']).toHaveBeenCalledWith({ crawlId: 1, offset: 0, limit: 10, withTotal: false });
       expect(await dispatch('checkpoints.create', { crawlId: 3, name: 'before-upgrade_1.0' })).toMatchObject({ ok: true, value: { name: 'before-upgrade_1.0' } });
+    });
+
+    it('routes the Compare view and extractor re-run channels with their validated payloads', async () => {
+      const handlers = fakeHandlers();
+      const dispatch = createDispatcher(handlers);
+      expectError(await dispatch('compare.run', { beforeCrawlId: 1, afterFile: '/data/other.db' }), 'NOTHING_TO_COMPARE');
+      expect(handlers['compare.run']).toHaveBeenCalledWith({ beforeCrawlId: 1, afterFile: '/data/other.db' });
+      expect(await dispatch('compare.changes', { comparisonId: 2, kind: 'near-changed', urlContains: 'docs', offset: 100, limit: 100 })).toEqual({ ok: true, value: { rows: [], total: 0, offset: 100 } });
+      expect(await dispatch('extract.rerun', { crawlId: 4, lines: ['price=css:.price', ''] })).toMatchObject({ ok: true, value: { crawlId: 4, state: 'running' } });
+      expect(handlers['extract.rerun']).toHaveBeenCalledWith({ crawlId: 4, lines: ['price=css:.price', ''] });
     });
 
     it('a bad TLD entry is refused with the validator’s own words', async () => {
@@ -382,11 +411,14 @@ describe('IPC surface snapshot', () => {
       'dust.groupRules',
       'frontier.queryTraps',
       'frontier.setTrapState',
+      'compare.run',
+      'compare.changes',
+      'extract.rerun',
     ]);
   });
 
   it('push events are exactly these', () => {
-    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress']);
+    expect([...IPC_EVENTS]).toEqual(['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress', 'extract.onDidProgress']);
   });
 
   it('every channel has a request schema and there are no extra schemas', () => {

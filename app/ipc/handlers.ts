@@ -4,10 +4,12 @@ import type { DataStore } from '../services/app-services';
 import type { ExportService } from '../services/export-service';
 import type { RecoveryService } from '../services/recovery-service';
 import { checkpointHandlers } from './checkpoint-handlers';
+import { compareHandlers } from './compare-handlers';
 import { crawlHandlers } from './crawl-handlers';
 import { duplicateHandlers } from './duplicate-handlers';
 import { dustHandlers } from './dust-handlers';
 import { exportHandlers } from './export-handlers';
+import { extractionHandlers } from './extraction-handlers';
 import { frontierHandlers } from './frontier-handlers';
 import { overviewHandlers } from './overview-handlers';
 import { inspectorHandlers } from './inspector-handlers';
@@ -66,5 +68,7 @@ export function createHandlers(context: HandlerContext): IpcHandlers {
     ...exportHandlers(context),
     ...overviewHandlers(context),
     ...inspectorHandlers(context),
+    ...compareHandlers(context),
+    ...extractionHandlers(context),
   };
 }

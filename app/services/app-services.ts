@@ -8,9 +8,11 @@ import { createDispatcher, type Dispatcher } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { CrawlService } from './crawl-service';
 import { groupCanonicalContext } from './canonical-context';
+import { CompareService } from './compare-service';
 import { crawlProfile } from './duplicates-service';
 import { DustService } from './dust-service';
 import { ExportService } from './export-service';
+import { ExtractionService } from './extraction-service';
 import { OverviewService } from './overview-service';
 import { PagesService } from './pages-service';
 import { RecoveryService } from './recovery-service';
@@ -50,6 +52,10 @@ export interface DataStore {
 
   /** Seed 001's version URL templates (Duplicates view, inspector, export). */
   versions: VersionQueries;
+  /** The Compare view's comparisons of two crawls, kept for paging (issue 14 part 7). */
+  compare: CompareService;
+  /** Re-runs of a crawl's extractors over its stored bodies, with progress (issue 14 part 2). */
+  extraction: ExtractionService;
 }
 
 /** The headless application: database, services and the IPC dispatcher over them. */
@@ -98,7 +104,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));
-    return { store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), dust: new DustService(db, crawls), versions: new VersionQueries(db) }, interrupted };
+    const compare = new CompareService(db, path.resolve(options.dbPath), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    const extraction = new ExtractionService(db, crawls, (progress) => emit('extract.onDidProgress', progress));
+    return {
+      store: { db, crawls, settings, frontier: new FrontierQueries(db, { indexWriter: db }), duplicates: new DuplicateQueries(db), pages: new PagesService(db), exports: new ExportQueries(db), overview: new OverviewService(db, undefined, db), inspector: new InspectorQueries(db), dust: new DustService(db, crawls), versions: new VersionQueries(db), compare, extraction },
+      interrupted,
+    };
 
   };
 
@@ -123,6 +134,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     const all = listCheckpoints(store.db);
     const checkpoint = all.find((c) => c.crawlId === crawlId && c.name === name);
     if (!checkpoint) throw new CodedError('CHECKPOINT_NOT_FOUND', `Crawl ${crawlId} has no checkpoint named "${name}"`);
+    const rerun = store.extraction.running;
+    if (rerun) throw new CodedError('EXTRACTION_RUNNING', `Extractors are being re-run over crawl ${rerun.crawlId}'s stored pages: roll back when the re-run is done`);
     const settingsRows = store.settings.snapshot();
     busy = `Rolling back crawl ${crawlId} to checkpoint ${name}`;
     try {

@@ -16,99 +16,20 @@
  * about 2 s (crawl-diff.test.ts), 3 s with the re-key (normalizing 100,000 URLs takes ~0.9 s).
  */
 import { CrawlReader, estimatedJaccard, MINHASH_SIZE, readActiveRules, sketchFromBlob, type ReadableDB } from '../../engine';
-import type { CrawlSettings, CrawlStatus, UrlState } from '../../shared/types/crawl';
+import type { CrawlSettings, CrawlStatus } from '../../shared/types/crawl';
+import { CHANGE_KINDS, type ChangeKind, type CrawlChange, type DiffCrawlInfo, type UrlSnapshot } from '../../shared/types/comparison';
 import { CodedError } from '../../shared/types/result';
 import { createCrawlNormalizer } from '../../shared/url/dust/identity';
 import type { DustRule } from '../../shared/url/dust/rule';
 import type { NormalizationProfile } from '../../shared/url/profiles';
 
-/**
- * The kinds of change, in the order the report lists them. One URL can have several (a page that
- * now answers 404 is a `status` change and a `new-error`).
- * - `added`: the normalized key is only in the after crawl; `removed`: only in the before crawl.
- *   Only URLs the crawl settled count (a page row: fetched, whatever the status; or state
- *   `error`): pending, held and robots-blocked URLs were never fetched and are not the site.
- * - `status`: the HTTP status differs (`pages.http_status`, else `urls.http_status`; none for a
- *   network error).
- * - `title`: `pages.title` differs, both answers 2xx (an error page's title is not the page's).
- * - `content`: the content fingerprints differ (both present, both answers 2xx) and the MinHash
- *   similarity is below the near-duplicate threshold, or unknown (a sketch missing);
- *   `near-changed`: they differ but the similarity is at or above it (a small edit).
- * - `redirect`: the redirect target (`pages.location` of a 3xx) was added, removed or changed.
- * - `new-error`: the URL failed in the after crawl (state `error`, or an HTTP 4xx/5xx answer) and
- *   not in the before crawl, or is new there (a new broken link is a new error and an add).
- */
-export const CHANGE_KINDS = ['added', 'removed', 'status', 'title', 'content', 'near-changed', 'redirect', 'new-error'] as const;
-
-/** One kind of change: see {@link CHANGE_KINDS}. */
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
-/** What each change kind means, in a few words (the CLI's summary and usage). */
-export const CHANGE_KIND_LABELS: Readonly<Record<ChangeKind, string>> = {
-  added: 'URLs only in the after crawl',
-  removed: 'URLs only in the before crawl',
-  status: 'HTTP status changed',
-  title: 'title changed',
-  content: 'content changed (fingerprint differs, MinHash similarity below the near-duplicate threshold)',
-  'near-changed': 'content near-changed (fingerprint differs, similarity at or above the threshold: a small edit)',
-  redirect: 'redirect target added, removed or changed',
-  'new-error': 'URLs that fail in the after crawl and did not before',
-};
+// The vocabulary lives in shared/types/comparison.ts (the renderer's Compare view reads it too).
+export { CHANGE_KIND_LABELS, CHANGE_KINDS, type ChangeKind, type CrawlChange, type DiffCrawlInfo, type UrlSnapshot } from '../../shared/types/comparison';
 
 /** One side of a comparison: a database handle (read-only is enough) and a crawl of it. */
 export interface DiffSource {
   db: ReadableDB;
   crawlId: number;
-}
-
-/** A URL as one crawl settled it: the fields the comparison reads. */
-export interface UrlSnapshot {
-  /** `urls.id` in that crawl's database. */
-  urlId: number;
-  /** The spelling the crawl fetched (`urls.url`): the first one it met, tracking parameters and all. */
-  url: string;
-  state: UrlState;
-  /** HTTP status (`pages.http_status`, else `urls.http_status`); null when no answer came (a network error). */
-  status: number | null;
-  title: string | null;
-  /** Content fingerprint: SHA-256 (hex) of the page's normalized visible text; null without text. */
-  fingerprint: string | null;
-  /** Redirect target of a 3xx answer (resolved, no fragment); null for every other answer. */
-  location: string | null;
-  /** The URL's error code (`HTTP_404`, `CONNECTION_REFUSED`, …); null unless it failed. */
-  errorCode: string | null;
-}
-
-/** One change of one URL. */
-export interface CrawlChange {
-  kind: ChangeKind;
-  /** The join key: the normalized key under the before crawl's identity. */
-  normalizedKey: string;
-  /** The after crawl's spelling when the URL is there, else the before crawl's. */
-  url: string;
-  /** The URL in the before crawl; null for `added`. */
-  before: UrlSnapshot | null;
-  /** The URL in the after crawl; null for `removed`. */
-  after: UrlSnapshot | null;
-  /**
-   * `content` and `near-changed` only: estimated Jaccard similarity of the two MinHash sketches in
-   * [0, 1] (1/64 steps); null when a page has no sketch (too little text).
-   */
-  similarity?: number | null;
-}
-
-/** One compared crawl, as the report names it. */
-export interface DiffCrawlInfo {
-  crawlId: number;
-  status: CrawlStatus;
-  /** Epoch ms. */
-  createdAtMs: number;
-  /** Name of its normalization profile. */
-  profile: string;
-  /** DUST rules in force in it (accepted, not undone). */
-  dustRules: number;
-  /** URLs of the crawl that took part: settled ones (a page row, or state `error`). */
-  urls: number;
 }
 
 /** The comparison of two crawls. */

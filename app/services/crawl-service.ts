@@ -89,6 +89,8 @@ export class CrawlService {
   private readonly running = new Map<number, { runner: CrawlRunner; done: Promise<CrawlSummary>; baseline: RunBaseline }>();
   /** Held while a crawl runs (or is being set up) in this service. */
   private lease: CrawlLease | null = null;
+  /** Set while another job writes the crawls of this file (see {@link holdStarts}): what start and resume answer. */
+  private startsHeld: CodedError | null = null;
 
   constructor(
     private readonly db: WritableDB,
@@ -108,6 +110,7 @@ export class CrawlService {
    *   database), DISK_FULL or another storage code when the database refuses the first writes
    */
   start(seeds: readonly string[], input?: Partial<CrawlSettings>, runOptions: RunOptions = {}): { crawlId: number; done: Promise<CrawlSummary> } {
+    if (this.startsHeld) throw new CodedError(this.startsHeld.code, this.startsHeld.message);
     const validSeeds = validateSeeds(seeds);
     const settings = effectiveSettings({ ...this.options.defaults?.(), ...input }, this.options);
     const lease = this.takeLease(null);
@@ -151,6 +154,7 @@ export class CrawlService {
    */
   resume(crawlId: number, overrides: Partial<CrawlSettings> = {}, runOptions: RunOptions = {}): { crawlId: number; done: Promise<CrawlSummary> } {
     if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
+    if (this.startsHeld) throw new CodedError(this.startsHeld.code, this.startsHeld.message);
     const crawl = this.repository.getCrawl(crawlId);
     const settings = effectiveSettings({ ...crawl.settings, ...overrides }, this.options);
     this.takeLease(crawlId);
@@ -310,6 +314,26 @@ export class CrawlService {
   /** True while the crawl runs in this process. */
   isRunning(crawlId: number): boolean {
     return this.running.has(crawlId);
+  }
+
+  /** The crawls running in this process now (a paused crawl is not running), ascending. */
+  runningCrawlIds(): number[] {
+    return [...this.running.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Refuses every `start` and `resume` of this service with `refusal` until the returned function
+   * is called: for a job that writes crawls of this file outside a run (a re-run of extractors) and
+   * must not have a crawl beside it. The caller checks first that none runs ({@link runningCrawlIds}).
+   * @returns the function that lifts the hold (idempotent)
+   * @throws CodedError the current hold's refusal, when another job holds starts already
+   */
+  holdStarts(refusal: CodedError): () => void {
+    if (this.startsHeld) throw new CodedError(this.startsHeld.code, this.startsHeld.message);
+    this.startsHeld = refusal;
+    return () => {
+      if (this.startsHeld === refusal) this.startsHeld = null;
+    };
   }
 
   /** Live host states of a running crawl (empty when it is not running). */

@@ -23,6 +23,18 @@ export interface ExtractionRerun {
   ms: number;
 }
 
+/** Where a re-run stands: after each written batch (and once before the first, `done` 0). */
+export interface RerunProgress {
+  /** Stored bodies read so far. */
+  done: number;
+  /** Stored bodies of the crawl, counted when the re-run started. */
+  total: number;
+  /** HTML pages the extractors ran on so far. */
+  pages: number;
+  /** Stored bodies that are not HTML (or are redirects), left without results. */
+  skipped: number;
+}
+
 /**
  * Runs `extractors` over every stored HTML body of crawl `crawlId` and stores their results in
  * place of the old ones (pages without a stored body keep theirs); then stores the extractors as
@@ -32,6 +44,28 @@ export interface ExtractionRerun {
  *   DB_BUSY (a crawl of this file runs in another process), NO_STORED_BODIES, DISK_FULL …
  */
 export function rerunExtractors(db: WritableDB, crawlId: number, extractors: readonly Extractor[], onProgress?: (done: number, total: number) => void): ExtractionRerun {
+  const steps = rerunSteps(db, crawlId, extractors);
+  // The first step only takes the lease (done 0): the CLI reports after each batch written.
+  for (let step = steps.next(), first = true; ; step = steps.next(), first = false) {
+    if (step.done) return step.value;
+    if (!first) onProgress?.(step.value.done, step.value.total);
+  }
+}
+
+/**
+ * The re-run of {@link rerunExtractors} a step at a time, for a caller that must keep its event
+ * loop turning (the app: progress events, other requests): the first `next()` checks everything
+ * and takes the crawl lease, throwing before any write, and yields `done: 0`; each further one
+ * writes a batch of at most `batchSize` pages in one transaction and yields where the re-run
+ * stands; the last writes the rest, stores the extractors in the crawl's settings and returns what
+ * the re-run did. Nothing is held between steps but the crawl lease, which is released when the
+ * steps end (finished, failed, or ended early with `return()`), so a caller started must drive the
+ * steps to their end.
+ * @param batchSize pages written per transaction and step @default EXTRACT_BATCH
+ * @throws CodedError INVALID_EXTRACTOR, CRAWL_NOT_FOUND, NO_STORED_BODIES, DB_BUSY (first step);
+ *   DISK_FULL, DB_IO_ERROR … (any step)
+ */
+export function* rerunSteps(db: WritableDB, crawlId: number, extractors: readonly Extractor[], batchSize = EXTRACT_BATCH): Generator<RerunProgress, ExtractionRerun, void> {
   const startedAt = performance.now();
   const compiled = CompiledExtractors.compile(extractors);
   const repository = new CrawlRepository(db);
@@ -55,8 +89,9 @@ export function rerunExtractors(db: WritableDB, crawlId: number, extractors: rea
     const result = { pages: 0, skipped: 0, ms: 0 };
     let pending: { urlId: number; json: string | null }[] = [];
     let done = 0;
+    yield { done, total, pages: 0, skipped: 0 };
     const contentTypes = db.prepare(`SELECT content_type FROM pages WHERE url_id = ?`).pluck();
-    // The bodies are read through one statement while the results are written through others on the same connection, a batch at a time.
+    // The bodies' ids are read first (BodyQueries.fetches), each body by its id: no statement stays open across a step.
     for (const fetch of bodies.fetches(crawlId)) {
       const body = bodyBytes(fetch.encoding, fetch.body);
       const contentType = (contentTypes.get(fetch.urlId) as string | null) ?? undefined;
@@ -65,14 +100,14 @@ export function rerunExtractors(db: WritableDB, crawlId: number, extractors: rea
         result.pages += 1;
       } else result.skipped += 1;
       done += 1;
-      if (pending.length >= EXTRACT_BATCH) {
+      if (pending.length >= batchSize) {
         write(pending);
         pending = [];
-        onProgress?.(done, total);
+        yield { done, total, pages: result.pages, skipped: result.skipped };
       }
     }
     write(pending);
-    onProgress?.(done, total);
+    yield { done, total, pages: result.pages, skipped: result.skipped };
     repository.updateSettings(crawlId, { ...crawl.settings, extractors: [...extractors] });
     result.ms = Math.round(performance.now() - startedAt);
     return result;

@@ -21,7 +21,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Switches the workbench to a view by its tab. */
-export async function openTab(page: Page, name: 'Crawl' | 'Frontier' | 'Duplicates' | 'Settings' | 'Checkpoints' | 'History' | 'Pages' | 'Overview'): Promise<void> {
+export async function openTab(page: Page, name: 'Crawl' | 'Frontier' | 'Duplicates' | 'Compare' | 'Settings' | 'Checkpoints' | 'History' | 'Pages' | 'Overview'): Promise<void> {
   await page.getByRole('tab', { name, exact: true }).click();
   await expect.poll(async () => page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected')).toBe('true');
 }

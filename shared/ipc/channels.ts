@@ -49,13 +49,16 @@ export const IPC_CHANNELS = [
   'dust.groupRules',
   'frontier.queryTraps',
   'frontier.setTrapState',
+  'compare.run',
+  'compare.changes',
+  'extract.rerun',
 ] as const;
 
 /** A request channel name. */
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
 /** Push events from main to the renderer, named onDid<Verb><Subject> as in VS Code. */
-export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress'] as const;
+export const IPC_EVENTS = ['crawl.onDidProgress', 'crawl.onDidFinish', 'crawl.onDidFail', 'export.onDidProgress', 'extract.onDidProgress'] as const;
 
 /** A push event name. */
 export type IpcEvent = (typeof IPC_EVENTS)[number];

@@ -5,6 +5,7 @@ import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
 import type { DustReport, ListedProposal, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
 import type { TrapRow, TrapState } from '../types/traps';
+import type { ChangeRow, ComparisonSummary } from '../types/comparison';
 import type { IpcChannel, IpcEvent } from './channels';
 import type { requestSchemas } from './schemas';
 import type {
@@ -14,6 +15,7 @@ import type {
   ContentGroupRow,
   DomainTestResult,
   ExportProgress,
+  ExtractionProgress,
   HostRow,
   NormalizationPreview,
   OpenedCrawl,
@@ -120,6 +122,12 @@ export interface IpcResponses {
   'frontier.queryTraps': TrapRow[];
   /** A trap released (its held URLs back to pending) or excluded for good; `message` says what happened, in words. */
   'frontier.setTrapState': { trapId: number; state: TrapState; released: number; message: string };
+  /** Two crawls compared (issue 14 part 7): the counts per kind; the changes are read through `compare.changes`. */
+  'compare.run': ComparisonSummary;
+  /** One page of a comparison's changes, filtered; `total` counts every change the filter matches. */
+  'compare.changes': RowPage<ChangeRow>;
+  /** A re-run of extractors started (its first progress report); the rest arrive as `extract.onDidProgress`. */
+  'extract.rerun': ExtractionProgress;
 }
 
 /** Payload of each push event. */
@@ -129,6 +137,8 @@ export interface IpcEventPayloads {
   /** A run ended in failure; the crawl is left `interrupted` and can be resumed. */
   'crawl.onDidFail': { crawlId: number; error: ErrorInfo };
   'export.onDidProgress': ExportProgress;
+  /** A re-run of extractors went on (at most every 100 ms), ended or failed. */
+  'extract.onDidProgress': ExtractionProgress;
 }
 
 /** The request payload of a channel. */

@@ -48,3 +48,9 @@ export const MAX_REQUEST_FRAME_BYTES =
   UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS + 2 * MAX_URL_PATTERNS * MAX_URL_REGEX_CHARS) +
   STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST + 2 * MAX_URL_PATTERNS) +
   OTHER_REQUEST_BYTES;
+
+/** Longest file path a request may name (an export's file, a database to compare with), in characters: Linux's PATH_MAX. */
+export const MAX_PATH_CHARS = 4096;
+
+/** Most rows one paged request returns (a page of a table; the renderer asks for 100). */
+export const MAX_PAGE_ROWS = 1000;

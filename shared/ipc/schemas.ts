@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { crawlSettingsInputSchema as crawlSettingsInput } from '../types/crawl-settings';
 import { MAX_SEED_CHARS, MAX_SEED_LIST_CHARS, MAX_SEEDS } from './limits';
+import { compareRequestSchemas } from './compare-schemas';
 import { dustRequestSchemas } from './dust-schemas';
+import { extractionRequestSchemas } from './extraction-schemas';
 import { overviewRequestSchemas } from './overview-schemas';
 import { pagesQuerySchema } from './pages-schema';
 import { urlQuerySchema, viewRequestSchemas } from './view-schemas';
@@ -43,4 +45,6 @@ export const requestSchemas = {
   ...viewRequestSchemas,
   ...overviewRequestSchemas,
   ...dustRequestSchemas,
+  ...compareRequestSchemas,
+  ...extractionRequestSchemas,
 } as const;

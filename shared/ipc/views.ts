@@ -170,6 +170,30 @@ export interface ExportProgress {
   error: { code: string; message: string } | null;
 }
 
+/**
+ * Progress of one re-run of a crawl's extractors over its stored bodies (issue 14 part 2), pushed
+ * as `extract.onDidProgress` at most every 100 ms and once at the end.
+ */
+export interface ExtractionProgress {
+  /** Numbers the re-runs of this app session (a late event of an older one is ignored). */
+  rerunId: number;
+  crawlId: number;
+  /** Names of the extractors being run, in order: the Pages table's extracted columns once it is done. */
+  extractors: string[];
+  /** Stored bodies read so far. */
+  done: number;
+  /** Stored bodies of the crawl (counted when the re-run started). */
+  total: number;
+  /** HTML pages the extractors ran on so far; the other stored bodies are skipped (not HTML, redirects). */
+  pages: number;
+  skipped: number;
+  state: 'running' | 'done' | 'failed';
+  /** Wall time so far, ms. */
+  ms: number;
+  /** Why it failed (state `failed`): DISK_FULL, DB_BUSY, … The results of the batches written before stay. */
+  error: { code: string; message: string } | null;
+}
+
 /** Settings a running crawl can take when "Apply now" restarts it (its normalization keys stay). */
 export type ApplicableSettings = Partial<Pick<CrawlSettings, 'tld' | 'ignoredExtensions'>>;
 

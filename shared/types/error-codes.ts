@@ -114,6 +114,11 @@ export const CRAWL_ERROR_CODES = {
   DUST_UNDO_CONFLICT: { class: 'stop-crawl', advice: 'A URL found since the rule was accepted holds a key the undo would give back: the rule stays; roll back to a checkpoint to remove it.' },
   // Crawl comparison (app/services/crawl-diff.ts, crawlbench diff): the request fails, nothing is changed
   NOTHING_TO_COMPARE: { class: 'stop-crawl', advice: 'The comparison needs two crawls: the database holds only one, or both sides name the same crawl; crawl the site again into it, or give a second --db FILE or --crawl ID.' },
+  COMPARE_FILE_INVALID: { class: 'stop-crawl', advice: 'The database file to compare with is named by a relative path, or is a folder: give the absolute path of a Crawlbench database file.' },
+  COMPARISON_NOT_FOUND: { class: 'stop-crawl', advice: 'The comparison is no longer kept (the app keeps the newest few): run it again in the Compare view.' },
+  // Re-running extractors (app/services/extraction-service.ts): the request fails, nothing is written
+  EXTRACTION_RUNNING: { class: 'stop-crawl', advice: 'Extractors are being re-run over a crawl of this database: wait for the re-run to finish (its progress bar is in the Pages view), then try again.' },
+  CRAWL_RUNNING: { class: 'stop-crawl', advice: 'A crawl of this database is running: pause or stop it first, then try again.' },
   // Anything thrown that carries no code (shared/types/result.ts toErrorInfo)
   INTERNAL: { class: 'stop-crawl', advice: 'An unexpected error (a bug): the crawl is left interrupted and resumable; please report the message.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -4,6 +4,7 @@
  * filters in SQLite, with indexes), the IPC schema and the renderer's column chooser. Plain JSON;
  * units live in names (`…Ms` milliseconds, `…AtMs` epoch milliseconds, `…Bytes` bytes).
  */
+import type { ExtractedValue } from './extraction';
 import type { SitemapFilter } from './sitemaps';
 
 /** How a page stands for a search engine, most specific reason first (Screaming Frog's "Indexability Status"). */
@@ -143,4 +144,11 @@ export interface PageListRow {
   inlinks: number;
   outlinks: number;
   fetchedAtMs: number | null;
+  /**
+   * What the crawl's custom extractors found on the page (table page_extractions, issue 14 part 2),
+   * by extractor name; null when none ran on it (not HTML, failed, or fetched before the extractor
+   * existed). The Pages table shows one column per extractor of the crawl's settings; these columns
+   * are not sortable.
+   */
+  extracted?: Record<string, ExtractedValue> | null;
 }

@@ -1,4 +1,5 @@
 import { CheckpointsView } from '../features/checkpoints/CheckpointsView';
+import { CompareView } from '../features/compare/CompareView';
 import { CrawlsView } from '../features/crawls/CrawlsView';
 import { CrawlView } from '../features/crawl/CrawlView';
 import { DuplicatesView } from '../features/duplicates/DuplicatesView';
@@ -20,6 +21,7 @@ const VIEWS: Record<TabName, () => React.JSX.Element> = {
   Overview: OverviewView,
   Frontier: FrontierView,
   Duplicates: DuplicatesView,
+  Compare: CompareView,
   Settings: SettingsView,
   Checkpoints: CheckpointsView,
   History: CrawlsView,

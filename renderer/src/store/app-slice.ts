@@ -5,7 +5,7 @@ import type { ConnectionStatus } from '../ipc/socket-client';
 import type { Store } from './index';
 
 /** The workbench's views, in tab order. "History" lists every crawl (its files keep the name crawls/). */
-export const TABS = ['Crawl', 'Pages', 'Overview', 'Frontier', 'Duplicates', 'Settings', 'Checkpoints', 'History'] as const;
+export const TABS = ['Crawl', 'Pages', 'Overview', 'Frontier', 'Duplicates', 'Compare', 'Settings', 'Checkpoints', 'History'] as const;
 /** The name of a view (its tab's label). */
 export type TabName = (typeof TABS)[number];
 

@@ -1,15 +1,17 @@
 import { create } from 'zustand';
 import { api, onDidChangeConnection } from '../ipc/client';
 import { createAppSlice, type AppSlice } from './app-slice';
+import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createCrawlSlice, type CrawlSlice } from './crawl-slice';
 import { createExportSlice, type ExportSlice } from './export-slice';
+import { createExtractionSlice, type ExtractionSlice } from './extraction-slice';
 import { createInspectorSlice, type InspectorSlice } from './inspector-slice';
 import { createPagesSlice, type PagesSlice } from './pages-slice';
 import { createRecoverySlice, type RecoverySlice } from './recovery-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
 /** The whole store: every slice's state and actions. */
-export type Store = AppSlice & CrawlSlice & RecoverySlice & SettingsSlice & ExportSlice & PagesSlice & InspectorSlice;
+export type Store = AppSlice & CrawlSlice & RecoverySlice & SettingsSlice & ExportSlice & PagesSlice & InspectorSlice & CompareSlice & ExtractionSlice;
 export { TABS, type TabName } from './app-slice';
 
 /** The one store, made of typed slices (zustand's slices pattern). */
@@ -21,6 +23,8 @@ export const useStore = create<Store>()((...args) => ({
   ...createExportSlice(...args),
   ...createPagesSlice(...args),
   ...createInspectorSlice(...args),
+  ...createCompareSlice(...args),
+  ...createExtractionSlice(...args),
 }));
 
 /** Wires push events into the store once. @returns the unsubscribe function */
@@ -30,6 +34,7 @@ export function connectStoreToEvents(): () => void {
     api.on('crawl.onDidFinish', (summary) => useStore.getState().applyFinish(summary)),
     api.on('crawl.onDidFail', ({ crawlId, error }) => useStore.getState().applyFailure(crawlId, error)),
     api.on('export.onDidProgress', (progress) => useStore.getState().applyExportProgress(progress)),
+    api.on('extract.onDidProgress', (progress) => useStore.getState().applyExtractionProgress(progress)),
     onDidChangeConnection((state) => {
       useStore.getState().setConnection(state.status);
       // Events sent while the page was away are lost, and the server may be a new process: read everything again.

@@ -6,6 +6,7 @@ import { formatTime } from '../../components/format';
 import { usePagedRows } from '../../hooks/use-paged-rows';
 import { api } from '../../ipc/client';
 import { useStore } from '../../store';
+import { extractedColumnKey, extractedText } from './extracted-columns';
 import { TABLE_COLUMN_LABELS, type TableColumn } from './page-columns';
 
 /** A size in bytes in words: 512 B, 12.3 kB, 4.1 MB. */
@@ -64,6 +65,10 @@ export interface PagesTableProps {
   filter: PagesFilter;
   sort: PagesSort;
   columns: readonly TableColumn[];
+  /** The crawl's extractor names: one extracted column each, after `columns` (not sortable). */
+  extractors?: readonly string[];
+  /** Moves when the extracted values changed (a re-run of the extractors ended): the rows are read again. */
+  extractedRevision?: number;
   onSort(sort: PagesSort): void;
   /** The URL filter's regex was refused (message), or accepted again (null). */
   onRegexError(message: string | null): void;
@@ -74,7 +79,7 @@ export interface PagesTableProps {
  * paged by visible range. A header sorts by its column (again: the other way); a row (click or
  * Enter) opens the URL inspector on its URL.
  */
-export function PagesTable({ crawlId, live, filter, sort, columns, onSort, onRegexError }: PagesTableProps) {
+export function PagesTable({ crawlId, live, filter, sort, columns, extractors = [], extractedRevision = 0, onSort, onRegexError }: PagesTableProps) {
   const inspectedUrlId = useStore((s) => s.inspectedUrlId);
   const [regexRefused, setRegexRefused] = useState(false);
   const fetchPage = useCallback(
@@ -87,10 +92,21 @@ export function PagesTable({ crawlId, live, filter, sort, columns, onSort, onReg
     },
     [crawlId, filter, sort, onRegexError],
   );
-  const rows = usePagedRows({ queryKey: crawlId === null ? null : JSON.stringify([crawlId, filter, sort]), fetchPage, live, refreshMs: 1000 });
+  const rows = usePagedRows({ queryKey: crawlId === null ? null : JSON.stringify([crawlId, filter, sort, extractedRevision]), fetchPage, live, refreshMs: 1000 });
   const tableColumns = useMemo(
-    () => columns.map((key): Column<PageListRow> => ({ key, header: TABLE_COLUMN_LABELS[key], sortable: key !== 'error', ...CELLS[key] })),
-    [columns],
+    () => [
+      ...columns.map((key): Column<PageListRow> => ({ key, header: TABLE_COLUMN_LABELS[key], sortable: key !== 'error', ...CELLS[key] })),
+      ...extractors.map(
+        (name): Column<PageListRow> => ({
+          key: extractedColumnKey(name),
+          header: name,
+          width: 'minmax(6rem, 1fr)',
+          render: (row) => extractedText(row.extracted?.[name]),
+          title: (row) => extractedText(row.extracted?.[name]) || undefined,
+        }),
+      ),
+    ],
+    [columns, extractors],
   );
   const onHeader = useCallback(
     (key: string) => {

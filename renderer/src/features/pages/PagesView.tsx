@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useStore } from '../../store';
+import { ExtractorPanel } from './ExtractorPanel';
+import { extractorNames } from './extracted-columns';
 import { loadVisibleColumns, saveVisibleColumns, TABLE_COLUMN_LABELS, TABLE_COLUMNS, toggleColumn, type TableColumn } from './page-columns';
 import { PagesFilters } from './PagesFilters';
 import { PagesTable } from './PagesTable';
@@ -34,6 +36,9 @@ export function PagesView() {
   const sort = useStore((s) => s.pagesSort);
   const setFilter = useStore((s) => s.setPagesFilter);
   const setSort = useStore((s) => s.setPagesSort);
+  const settings = useStore((s) => s.opened?.summary.settings);
+  const extractedRevision = useStore((s) => s.extractedRevision);
+  const extractors = useMemo(() => extractorNames(settings), [settings]);
   const queriedFilter = useDebounced(filter);
   const [columns, setColumns] = useState(loadVisibleColumns);
   const [regexError, setRegexError] = useState<string | null>(null);
@@ -48,7 +53,8 @@ export function PagesView() {
         <ColumnChooser visible={columns} onChange={chooseColumns} />
       </div>
       <PagesFilters filter={filter} onChange={setFilter} regexError={filter.urlRegex && filter.urlContains ? regexError : null} />
-      <PagesTable crawlId={crawlId} live={live} filter={queriedFilter} sort={sort} columns={columns} onSort={setSort} onRegexError={setRegexError} />
+      <ExtractorPanel />
+      <PagesTable crawlId={crawlId} live={live} filter={queriedFilter} sort={sort} columns={columns} extractors={extractors} extractedRevision={extractedRevision} onSort={setSort} onRegexError={setRegexError} />
     </section>
   );
 }
