@@ -59,7 +59,8 @@ const enginePorts = withEngine(engineNoSqlite, (depth) => ({
 const workerEntry = withEngine(engineNoSqlite, () => ({
   // schedule/politeness is the one politeness formula (pure, imports nothing): robots.txt redirect hops wait by it too.
   // bodies/, warc/ and extract/ are what the worker makes of a body for the store, the WARC file and the extractors (pure, no store).
-  patterns: [{ regex: '^\\.(?!/protocol$|\\./(?:fetch|parse|robots|bodies|warc|extract)/|\\./schedule/politeness$)', message: 'The worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, schedule/politeness and the worker protocol.' }],
+  // render/ renders a page in Chromium (issue 14 part 3), its requests through the worker's own fetcher.
+  patterns: [{ regex: '^\\.(?!/protocol$|\\./(?:fetch|parse|robots|bodies|warc|extract|render)/|\\./schedule/politeness$)', message: 'The worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, render/, schedule/politeness and the worker protocol.' }],
 }));
 
 const zones = [

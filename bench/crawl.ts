@@ -75,6 +75,9 @@ export async function runCrawlBench(): Promise<void> {
     const warcFile = path.join(dir, 'bench.warc.gz');
     const archived = await crawl(warcDb, ['--warc', warcFile]);
     const archivedPages = Number(archived.report['pagesFetched']);
+    // JavaScript rendering (issue 14 part 3): what --render auto costs (Chromium's own memory is not in the peak RSS).
+    const renderDb = path.join(dir, 'render.db');
+    const rendered = await crawl(renderDb, ['--render', 'auto']);
 
     const reader = new BetterSqlite3(db, { readonly: true });
     const urls = (reader.prepare(`SELECT url FROM urls WHERE state IN ('done', 'error') ORDER BY id`).pluck().all() as string[]).map((u) =>
@@ -93,6 +96,10 @@ export async function runCrawlBench(): Promise<void> {
     console.log(line('crawlbench', oursPages, ours) + `  database ${perThousand(db, oursPages)} (bodies kept)`);
     console.log(line('  no bodies', plainPages, plain) + `  database ${perThousand(plainDb, plainPages)} (--no-store-bodies)`);
     console.log(line('  + WARC', archivedPages, archived) + `  database ${perThousand(warcDb, archivedPages)}, WARC ${((fs.statSync(warcFile).size / Math.max(archivedPages, 1)) * 1000 / 1024 / 1024).toFixed(2)} MB per 1,000 pages (--warc)`);
+    const renders = new BetterSqlite3(renderDb, { readonly: true });
+    const renderStats = renders.prepare(`SELECT count(*) AS pages, coalesce(round(avg(render_ms)), 0) AS ms FROM page_renders`).get() as { pages: number; ms: number };
+    renders.close();
+    console.log(line('  rendered', Number(rendered.report['pagesFetched']), rendered) + `  ${renderStats.pages} pages rendered, ${renderStats.ms} ms each on average (--render auto; Chromium's memory is not in the peak RSS)`);
     console.log(line('crawlee', crawleePages, crawlee));
     console.log(line('fetch-only', Number(floor.report['pages']), floor));
     const oursRate = oursPages / ours.seconds;

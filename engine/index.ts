@@ -100,6 +100,7 @@ export { WarcSink } from './warc/warc-sink';
 export { BodyQueries, type StoredFetch } from './store/sqlite/queries/body-queries';
 export { requestHeaders } from './fetch/fetcher';
 export { CompiledExtractors } from './extract/extractors';
+export { findChromium } from './render/browser-pool';
 export { isHtml } from './parse/page-processor';
 export { estimatedJaccard, MINHASH_SIZE } from './dedupe/shingles';
 export { sketchFromBlob } from './dedupe/content-verdict';

@@ -59,8 +59,9 @@ export async function cliBundle() {
     format: 'esm',
     target: 'node20',
     // npm packages are bundled too (a worker loads undici's ~100 CommonJS files in ~110 ms, the
-    // bundled copy in a fraction), except native better-sqlite3 and ws's optional native helpers.
-    external: ['better-sqlite3', 'bufferutil', 'utf-8-validate'],
+    // bundled copy in a fraction), except native better-sqlite3, ws's optional native helpers and
+    // playwright-core (it reads its own files at run time; a worker imports it only to render JavaScript).
+    external: ['better-sqlite3', 'bufferutil', 'utf-8-validate', 'playwright-core'],
     // Bundled CommonJS packages call require(): give the ES module output one.
     banner: { js: "import { createRequire as __crawlbenchRequire } from 'node:module'; const require = __crawlbenchRequire(import.meta.url);" },
     // Shared code and lazily loaded commands become chunks, so a command loads only the packages it uses.

@@ -304,6 +304,62 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/old': redirect('/new.html'),
     '/new.html': page('New', '<p>Moved here.</p>'),
   },
+  // Issue 14 part 3 (JavaScript rendering): an app shell whose links and text a script inserts
+  // (and which tries a robots.txt-disallowed JSON file, a host outside the resolver map and an
+  // image), its targets, a page whose inline script never ends, and a static page with plenty of
+  // text (and a script) that `--render auto` leaves alone.
+  'spa.test': {
+    '/robots.txt': robotsTxt('User-agent: *\nDisallow: /private/\n'),
+    '/': page(
+      'App shell',
+      '<div id="app"></div><noscript>Please enable JavaScript.</noscript><a href="/static.html">static</a> <a href="/loop.html">loop</a><script src="/app.js"></script>',
+    ),
+    '/app.js': (_req, res) => {
+      const body = `(function () {
+  var app = document.getElementById('app');
+  app.innerHTML = '<h1>Catalogue</h1><p>Rendered by a script.</p><a href="/js-only-1.html">first</a> <a href="/js-only-2.html#top">second</a> <a href="/static.html">static again</a>';
+  var img = document.createElement('img');
+  img.src = '/logo.png';
+  document.body.appendChild(img);
+  var other = document.createElement('script');
+  other.src = 'http://elsewhere.invalid/x.js';
+  document.head.appendChild(other);
+  fetch('/private/data.json').then(function (r) { return r.json(); }).then(function (data) {
+    var a = document.createElement('a'); a.href = data.next; a.textContent = 'secret'; app.appendChild(a);
+  }).catch(function () {});
+  fetch('/api/more.json').then(function (r) { return r.json(); }).then(function (data) {
+    var a = document.createElement('a'); a.href = data.next; a.textContent = 'from api'; app.appendChild(a);
+  });
+})();`;
+      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    },
+    '/api/more.json': (_req, res) => {
+      const body = JSON.stringify({ next: '/js-only-3.html' });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    },
+    '/private/data.json': (_req, res) => {
+      const body = JSON.stringify({ next: '/private/secret.html' });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    },
+    '/logo.png': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '0' });
+      res.end();
+    },
+    '/js-only-1.html': page('JS only 1', '<p>Reached through a script-inserted link.</p><a href="/">home</a>'),
+    '/js-only-2.html': page('JS only 2', '<p>Reached through a script-inserted link too.</p>'),
+    '/js-only-3.html': page('JS only 3', '<p>Reached through a link built from fetched JSON.</p>'),
+    '/loop.html': page('Loop', '<p>Never finishes.</p><script>while (true) {}</script><a href="/after-loop.html">after</a>'),
+    '/after-loop.html': page('After loop', '<p>Linked from the looping page.</p>'),
+    '/static.html': page('Static', `<p>${PROSE}</p><p>${PROSE}</p><a href="/">home</a><script src="/static-probe.js"></script>`),
+    '/static-probe.js': (_req, res) => {
+      const body = 'document.title = "rendered";';
+      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(body.length) });
+      res.end(body);
+    },
+  },
   'files.test': {
     '/': page('Files', '<a href="/report.pdf">report</a> <a href="/slides.pdf">slides</a> <a href="/notes.html">notes</a> <a href="/archive.zip">archive</a>'),
     '/notes.html': page('Notes', '<a href="/">home</a> <a href="/appendix.pdf">appendix</a>'),

@@ -25,6 +25,8 @@ export interface AppServicesOptions {
   version: string;
   hostOverrides?: HostOverride[];
   closedResolver?: boolean;
+  /** The Chromium that renders JavaScript (`serve --chromium PATH`) when a crawl names none. */
+  chromiumPath?: string;
   /** Shows a file in the system file manager (Electron: shell.showItemInFolder); browser mode has none. */
   showItemInFolder?: (file: string) => void;
   /** better-sqlite3 binding built for Electron's ABI (see db/connection.ts). */
@@ -100,7 +102,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       })
       .immediate();
     const settings = new SettingsService(db);
-    const crawls = new CrawlService(db, { hostOverrides, closedResolver, defaults: () => settings.crawlDefaults(), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }, {
+    const crawls = new CrawlService(db, { hostOverrides, closedResolver, ...(options.chromiumPath ? { chromiumPath: options.chromiumPath } : {}), defaults: () => settings.crawlDefaults(), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }, {
       onProgress: (progress) => emit('crawl.onDidProgress', progress),
       onFinish: (summary) => emit('crawl.onDidFinish', summary),
     }, (crawlId, error) => emit('crawl.onDidFail', { crawlId, error }));

@@ -1,4 +1,4 @@
-import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CompiledExtractors, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
+import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CompiledExtractors, findChromium, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
@@ -11,6 +11,8 @@ import { createCrawlIdentifier } from './url-services';
 export interface CrawlServiceOptions {
   hostOverrides?: readonly HostOverride[];
   closedResolver?: boolean;
+  /** The Chromium that renders JavaScript when a crawl's settings name none (`serve --chromium PATH`). */
+  chromiumPath?: string;
   /**
    * The app's saved defaults for new crawls (Settings view: normalization profile, TLD lists,
    * ignored extensions, …), read at each start; a crawl's own values win.
@@ -62,7 +64,8 @@ const AUTO_CHECKPOINTS_KEPT = 3;
  * Settings of a new crawl: defaults, then the client's values, then the process's resolver
  * overrides (appended; a client's override for the same host wins) and closed mode (either side may turn it on).
  * @throws CodedError INVALID_SETTINGS (delays), INVALID_URL_REGEX naming a URL pattern the
- *   linear-time engine cannot run, INVALID_EXTRACTOR naming an extractor that does not compile
+ *   linear-time engine cannot run, INVALID_EXTRACTOR naming an extractor that does not compile,
+ *   RENDER_UNAVAILABLE when the crawl renders JavaScript and no Chromium is found
  */
 export function effectiveSettings(input: Partial<CrawlSettings> | undefined, options: CrawlServiceOptions): CrawlSettings {
   const merged: CrawlSettings = { ...DEFAULT_CRAWL_SETTINGS, ...input, hostOverrides: [...(input?.hostOverrides ?? [])] };
@@ -75,6 +78,9 @@ export function effectiveSettings(input: Partial<CrawlSettings> | undefined, opt
   compileUrlPatterns(merged);
   // The same for the extractors: a CSS selector cheerio cannot parse stops the start (INVALID_EXTRACTOR).
   CompiledExtractors.compile(merged.extractors);
+  // Rendering needs a Chromium: without one the crawl does not start (rather than failing every page).
+  if (merged.chromiumPath === '' && options.chromiumPath) merged.chromiumPath = options.chromiumPath;
+  if (merged.render !== 'off') findChromium(merged.chromiumPath);
   return merged;
 }
 

@@ -67,6 +67,7 @@ export function inspectUrl(sources: InspectorSources, crawlId: number, urlId: nu
     outlinks: sources.queries.outlinks(crawlId, urlId, { offset: 0, limit: INSPECTOR_LINKS_PER_PAGE }),
     duplicates: duplicatesOf(sources, crawlId, urlId, settings),
     extracted: sources.queries.extracted(urlId),
+    render: sources.queries.render(urlId),
     exclusions: exclusionsOf(sources.queries, crawlId, record, settings),
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_SEEDS } from '../../shared/ipc/limits';
-import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, RENDER_MODES, SITEMAP_MODES, type CrawlSettings } from '../../shared/types/crawl';
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { parseExtractor } from '../../shared/types/extraction';
 import { CodedError } from '../../shared/types/result';
@@ -28,6 +28,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--header 'HOST=Name: value']... [--auth 'HOST=user:pass']... [--cookie 'HOST=a=1']... [--proxy 'HOST=URL']...
        [--http2] [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
        [--extract NAME[:first|all|count]=css:SELECTOR[@attr]|regex:PATTERN|schema:TYPE.FIELD]...
+       [--render off|auto|always] [--render-timeout-ms N] [--render-concurrency N] [--chromium PATH]
 
   --store URL|FILE              where the crawl is kept: a postgres:// URL makes a crawl several processes
                                 share (crawlbench join --store URL adds one, here or on another machine);
@@ -61,6 +62,16 @@ ${REQUEST_RULE_USAGE}
   --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
                                 (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
                                 an existing file is appended to (crawlbench resume --warc FILE goes on in it)
+  --render off|auto|always      run pages' JavaScript in Chromium and follow the links only the rendered
+                                page has (link kind "rendered"): auto (a page with scripts and little text,
+                                an empty app root or a noscript asking for JavaScript), always (every HTML
+                                page), off (default). Every request of a rendered page goes through the
+                                crawler's resolver (--resolve, --closed), robots.txt and politeness
+  --render-timeout-ms N         per-page render budget; past it the URL fails as RENDER_TIMEOUT, alone
+                                (${settingBounds('renderTimeoutMs').min} to ${settingBounds('renderTimeoutMs').max}, default ${DEFAULT_CRAWL_SETTINGS.renderTimeoutMs})
+  --render-concurrency N        pages each crawl worker renders at once (default ${DEFAULT_CRAWL_SETTINGS.renderConcurrency})
+  --chromium PATH               the Chromium to render with (default: the system chromium, /usr/bin/chromium;
+                                no Playwright browser download is needed)
   --trap-guard on|off           hold the URLs of suspected crawler traps (endless calendars, /a/a/a/ loops,
                                 parameter explosions) instead of fetching them (default ${DEFAULT_CRAWL_SETTINGS.trapGuard ? 'on' : 'off'}); see crawlbench traps
   --sitemaps auto|off           auto (default): read each seed host's robots.txt Sitemap: lines and
@@ -123,6 +134,10 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         warc: { type: 'string' },
         extract: { type: 'string', multiple: true },
         http2: { type: 'boolean' },
+        render: { type: 'string' },
+        'render-timeout-ms': { type: 'string' },
+        'render-concurrency': { type: 'string' },
+        chromium: { type: 'string' },
         ...requestRuleFlags,
       },
     });
@@ -316,6 +331,12 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
     if (trapGuard !== 'on' && trapGuard !== 'off' && trapGuard !== true) throw new CodedError('INVALID_FLAG', `--trap-guard must be on or off, got "${String(trapGuard)}"`);
     settings.trapGuard = trapGuard !== 'off';
   }
+  const render = str('render');
+  if (render !== undefined) settings.render = checked('render', render, () => `--render must be one of ${RENDER_MODES.join(', ')}, got "${render}"`);
+  assign('renderTimeoutMs', settingFlag('render-timeout-ms', 'renderTimeoutMs', str('render-timeout-ms')));
+  assign('renderConcurrency', settingFlag('render-concurrency', 'renderConcurrency', str('render-concurrency')));
+  const chromium = str('chromium');
+  if (chromium !== undefined) settings.chromiumPath = checked('chromiumPath', chromium, () => `--chromium expects a path without control characters, got ${JSON.stringify(chromium.slice(0, 200))}`);
   const sitemaps = str('sitemaps');
   if (sitemaps !== undefined) settings.sitemaps = checked('sitemaps', sitemaps, () => `--sitemaps must be one of ${SITEMAP_MODES.join(', ')}, got "${sitemaps}"`);
   for (const [flag, key] of [['include-domain', 'includeDomains'], ['exclude-domain', 'excludeDomains']] as const) {

@@ -11,7 +11,7 @@ import { parseStoreArg } from '../store-arg';
 import { snapshotToTempFile, type TempSnapshot } from '../store-snapshot';
 
 /** `--port N --token TOKEN` restarts the server at the address an open page already has, so that page reconnects by itself. */
-export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE|--store URL [--crawl ID]] [--port N] [--token TOKEN] [--resolve host=ip:port]... [--closed] [--renderer DIR]';
+export const SERVE_USAGE = 'Usage: crawlbench serve [--db FILE|--store URL [--crawl ID]] [--port N] [--token TOKEN] [--resolve host=ip:port]... [--closed] [--chromium PATH] [--renderer DIR]';
 
 /** Default database of the workbench: $XDG_DATA_HOME/crawlbench/crawlbench.db (~/.local/share/…). */
 export function defaultDatabasePath(): string {
@@ -33,7 +33,7 @@ export function defaultDatabasePath(): string {
 export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' }, token: { type: 'string' } } }));
+    ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' }, token: { type: 'string' }, chromium: { type: 'string' } } }));
   } catch (error) {
     return failLine(io, parseErrorLine(error, argv, 'serve'));
   }
@@ -55,6 +55,8 @@ export async function serveCommand(argv: string[], io: CommandIo): Promise<numbe
       version: process.env['npm_package_version'] ?? '0.1.0',
       hostOverrides,
       closedResolver: values.closed ?? false,
+      // The Chromium crawls render JavaScript with when their settings name none.
+      ...(values.chromium ? { chromiumPath: values.chromium } : {}),
     });
   } catch (error) {
     snapshot?.remove();

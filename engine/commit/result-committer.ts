@@ -230,6 +230,7 @@ export class ResultCommitter {
       content: content && page.status < 300 ? content : null,
       body: page.body ?? null,
       extracted: page.extracted ?? null,
+      render: page.render ?? null,
     });
     if (page.redirect !== null) {
       this.addRedirect(batch, url, page, disposition);

@@ -22,6 +22,7 @@ import type { UrlSource } from '../../shared/types/url-sources';
 import type { PageContent } from '../worker/protocol';
 import type { StoredBody } from '../bodies/stored-body';
 import type { ExtractedValue } from '../../shared/types/extraction';
+import type { RenderRecord } from '../render/render-record';
 
 /** A value now, or later: SQLite answers synchronously, a networked store with a promise. */
 export type Awaitable<T> = T | Promise<T>;
@@ -316,6 +317,8 @@ export interface PageWrite {
   body?: StoredBody | null;
   /** What the crawl's extractors found on the page (engine/extract); absent or null when none ran. */
   extracted?: Record<string, ExtractedValue> | null;
+  /** Its JavaScript rendering's record (`page_renders`), when it was rendered; null or absent drops an earlier fetch's. */
+  render?: RenderRecord | null;
 }
 
 /**

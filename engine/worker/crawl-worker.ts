@@ -16,13 +16,21 @@ import type { FromWorker, PageResult, RobotsResult, ToWorker, WorkerInit } from 
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 import { politenessDelayMs } from '../schedule/politeness';
 import { SITEMAP_MAX_BYTES } from '../parse/sitemap-parser';
+import { renderable, renderReason } from '../render/render-mode';
+import { RenderBrowser } from '../render/browser-pool';
+import { browserHeaders, SubresourceGate } from '../render/request-router';
+import { renderPage } from '../render/render-page';
+import { addRenderedLinks } from '../render/rendered-links';
+import { renderRecord } from '../render/render-record';
+import type { FetchedResponse } from '../fetch/fetcher';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');
 
 const init = workerData as WorkerInit;
+const resolver = new HostResolver({ overrides: init.settings.hostOverrides, closed: init.settings.closedResolver });
 const fetcher = new Fetcher({
-  resolver: new HostResolver({ overrides: init.settings.hostOverrides, closed: init.settings.closedResolver }),
+  resolver,
   userAgent: init.settings.userAgent,
   timeoutMs: init.settings.timeoutMs,
   maxBodyBytes: init.settings.maxBodyBytes,
@@ -43,6 +51,82 @@ const fetchHeaders = requestHeaders(init.settings.userAgent);
 
 /** Sitemap fetches, made on first use: a body cap of their own (sitemaps.org's 50 MB), redirects followed as for robots.txt. */
 let sitemapFetcher: Fetcher | null = null;
+
+/** JavaScript rendering (engine/render/), when the crawl renders: Chromium launched on the first page that needs it. */
+const renderMode = init.settings.render ?? 'off';
+const renderer =
+  renderMode === 'off'
+    ? null
+    : {
+        browser: new RenderBrowser({ chromiumPath: init.settings.chromiumPath ?? '', concurrency: init.settings.renderConcurrency ?? 2, userAgent: init.settings.userAgent }),
+        // Every request of a rendered page: this worker's fetcher (resolver, closed mode, request rules), robots.txt, politeness.
+        gate: new SubresourceGate({
+          fetch: (url, options) => fetcher.fetch(url, options),
+          resolve: (hostname) => resolver.resolve(hostname),
+          userAgent: init.settings.userAgent,
+          obeyRobots: init.settings.obeyRobots ?? true,
+          politeness: init.settings,
+        }),
+      };
+
+/**
+ * Renders `result`'s page when the crawl's render mode asks for it (render-mode.ts), adding the
+ * links only the rendered DOM has (kind `rendered`) and the render record.
+ * @returns null when done (or not rendered); the render's error (RENDER_TIMEOUT, RENDER_FAILED,
+ *   RENDER_UNAVAILABLE) when it failed: the URL then fails with it, alone
+ */
+async function maybeRender(outcome: FetchedResponse, result: PageResult): Promise<Extract<FromWorker, { type: 'failed' }>['error'] | null> {
+  if (!renderer || !renderable(outcome)) return null;
+  const reason = renderReason(renderMode, outcome.body.toString('latin1'), result.wordCount);
+  if (reason === null) return null;
+  const rendered = await renderPage(renderer.browser, renderer.gate, {
+    url: outcome.finalUrl,
+    status: outcome.status,
+    headers: browserHeaders(outcome.responseHeadersJson, outcome.contentType),
+    body: outcome.body,
+    budgetMs: init.settings.renderTimeoutMs ?? 10_000,
+  });
+  if (!rendered.ok) return rendered.error;
+  const added = addRenderedLinks(result, rendered.links, init.settings.maxUrlLength);
+  result.render = renderRecord(reason, rendered, added);
+  return null;
+}
+
+/** Fetches and parses one page (rendering it when the crawl asks), and answers the scheduler. */
+async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise<void> {
+  const outcome = await fetcher.fetch(message.url);
+  if (!outcome.ok) {
+    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
+    return;
+  }
+  let result: PageResult;
+  try {
+    result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength, ...extract });
+    if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
+    return;
+  }
+  const renderError = await maybeRender(outcome, result);
+  if (renderError !== null) {
+    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: renderError, fetchMs: outcome.fetchMs });
+    return;
+  }
+  if (!init.warc) {
+    post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
+    return;
+  }
+  // The fetch as archived; a record that cannot be built (warcio refused it) leaves the page unarchived, never lost.
+  const fetchedAtMs = Date.now();
+  await fetchRecords(
+    { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated },
+    { gzip: init.warc.gzip },
+  ).then(
+    ({ bytes, payloadDigest }) => post({ type: 'page', seq: message.seq, urlId: message.urlId, result: { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } } }),
+    () => post({ type: 'page', seq: message.seq, urlId: message.urlId, result }),
+  );
+}
 
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
@@ -70,37 +154,14 @@ port.on('message', (message: ToWorker) => {
         void fetchSitemap(sitemapFetcher, message.url).then((result) => post({ type: 'sitemap', seq: message.seq, urlId: message.urlId, result }));
         break;
       }
-      void fetcher.fetch(message.url).then((outcome) => {
-        if (!outcome.ok) {
-          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
-          return;
-        }
-        let result: PageResult;
-        try {
-          result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength, ...extract });
-          if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
-          return;
-        }
-        if (!init.warc) {
-          post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
-          return;
-        }
-        // The fetch as archived; a record that cannot be built (warcio refused it) leaves the page unarchived, never lost.
-        const fetchedAtMs = Date.now();
-        void fetchRecords(
-          { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated },
-          { gzip: init.warc.gzip },
-        ).then(
-          ({ bytes, payloadDigest }) => post({ type: 'page', seq: message.seq, urlId: message.urlId, result: { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } } }),
-          () => post({ type: 'page', seq: message.seq, urlId: message.urlId, result }),
-        );
+      void fetchPage(message).catch((error: unknown) => {
+        // A bug of this worker's, not the page's: the URL fails alone.
+        const reason = error instanceof Error ? error.message : String(error);
+        post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: 0 });
       });
       break;
     case 'shutdown':
-      void Promise.all([fetcher.close(), sitemapFetcher?.close()]).finally(() => port.close());
+      void Promise.all([renderer?.browser.close(), fetcher.close(), sitemapFetcher?.close()]).finally(() => port.close());
       break;
     default: {
       const exhaustive: never = message;

@@ -5,26 +5,30 @@ import type { RedirectTarget } from '../fetch/redirects';
 import type { ParsedSitemap } from '../parse/sitemap-parser';
 import type { StoredBody } from '../bodies/stored-body';
 import type { ExtractedValue } from '../../shared/types/extraction';
+import type { RenderRecord } from '../render/render-record';
 import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 
 /**
- * Every element a link can come from (seed 004's link patterns, extended), and `redirect`: the
- * Location of a 3xx answer (RFC 9110 §15.4), one link row per redirect hop.
+ * Every element a link can come from (seed 004's link patterns, extended), `redirect`: the
+ * Location of a 3xx answer (RFC 9110 §15.4), one link row per redirect hop, and `rendered`: an
+ * `<a href>` or `<area href>` found only in the page's DOM after JavaScript ran (engine/render/).
  */
-export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical', 'redirect'] as const;
+export const LINK_KINDS = ['a', 'area', 'frame', 'iframe', 'canonical', 'redirect', 'rendered'] as const;
 
 /** Which element a link came from. */
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /**
  * The element a link of `kind` came from, as stored in links.element: the HTML element name
- * (`canonical` is a `<link>`), or `redirect` for a 3xx answer's Location header.
+ * (`canonical` is a `<link>`, `rendered` an `<a>` of the rendered DOM), or `redirect` for a 3xx answer's Location header.
  * @example linkElement('canonical') → 'link'
  */
 export function linkElement(kind: LinkKind): string {
   switch (kind) {
     case 'canonical':
       return 'link';
+    case 'rendered':
+      return 'a';
     case 'a':
     case 'area':
     case 'frame':
@@ -62,6 +66,11 @@ export interface WorkerInit {
     | 'maxStoredBodyBytes'
     | 'extractors'
     | 'http2'
+    | 'obeyRobots'
+    | 'render'
+    | 'renderTimeoutMs'
+    | 'renderConcurrency'
+    | 'chromiumPath'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -169,6 +178,8 @@ export interface PageResult {
   body?: StoredBody;
   /** What the crawl's extractors found (an HTML page, when the crawl has extractors); else absent. */
   extracted?: Record<string, ExtractedValue>;
+  /** How the page was rendered with JavaScript (engine/render/), when it was; else absent. */
+  render?: RenderRecord;
   /** The fetch's WARC records, when the run writes a WARC file (WorkerInit.warc); else absent. */
   warc?: WarcCapture;
 }

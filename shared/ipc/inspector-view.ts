@@ -156,8 +156,26 @@ export interface UrlInspection {
   duplicates: InspectorDuplicates;
   /** What the crawl's custom extractors found on the page, by extractor name (issue 14 part 2); null when none ran on it. */
   extracted: Record<string, ExtractedValue> | null;
+  /** How the page was rendered in Chromium (issue 14 part 3, `page_renders`); null when it was not rendered. */
+  render: InspectorRender | null;
   /** Rules "Exclude URLs like this" can add; empty when none fits this URL. */
   exclusions: ExclusionOption[];
+}
+
+/** A rendered page's record (engine/render/render-record.ts RenderRecord, as stored in `page_renders`). */
+export interface InspectorRender {
+  /** Why it was rendered: always, app-root, noscript, document-write or little-text. */
+  reason: string;
+  renderMs: number;
+  /** Requests fetched for it through the crawler. */
+  requests: number;
+  /** Requests refused (closed mode, robots.txt, method, scheme, navigation, per-page cap, WebSockets). */
+  blockedRequests: number;
+  /** Images, media and fonts not loaded. */
+  skippedRequests: number;
+  /** Links only the rendered DOM had (link kind `rendered`). */
+  renderedLinks: number;
+  renderedWords: number;
 }
 
 /** Bytes of a stored body the source view shows at most (the rest is cut, `shownBytes` says where). */

@@ -7,7 +7,7 @@ import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
 import { EXTRACTOR_KINDS, EXTRACTOR_MODES, MAX_EXTRACTORS, extractorText, parseExtractor, type Extractor } from './extraction';
-import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, RENDER_MODES, SITEMAP_MODES, type CrawlMode, type CrawlScope, type CrawlSettings, type HostOverride } from './crawl';
 
 /**
  * One zod schema per crawl setting: the single definition of a valid value, used by the IPC
@@ -154,6 +154,18 @@ const SPECS = {
   maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
   requestRules: { schema: requestRuleListSchema, unit: 'list', description: 'Headers, cookies, Basic auth and proxy per host pattern (--header, --cookie, --auth, --proxy), shown masked; the secrets are kept apart.' },
   http2: { schema: z.boolean(), unit: 'boolean', description: 'Offer HTTP/2 to https servers (ALPN); servers that decline are fetched over HTTP/1.1.' },
+  render: { schema: z.enum(RENDER_MODES), unit: 'choice', description: 'JavaScript rendering in Chromium: off; auto renders pages that look script-built (scripts with little text, an empty app root, a noscript asking for JavaScript); always renders every HTML page.' },
+  renderTimeoutMs: { schema: whole(500, 300_000), unit: 'ms', description: 'Per-page render budget (navigation, scripts, settling); a page past it fails as RENDER_TIMEOUT.' },
+  renderConcurrency: { schema: whole(1, 16), unit: 'count', description: 'Pages each crawl worker renders at once (one Chromium per worker).' },
+  chromiumPath: {
+    schema: z
+      .string()
+      .max(4096)
+      .refine((text) => !hasControlCharacters(text), 'a path without control characters')
+      .refine((text) => text === '' || text.trim() === text, 'no spaces around the path'),
+    unit: 'text',
+    description: "The Chromium executable used for rendering ('' finds the system chromium: /usr/bin/chromium, chromium-browser or google-chrome).",
+  },
   extractors: { schema: extractorListSchema, unit: 'list', description: 'Named extractors run on every HTML page: NAME[:first|all|count]=css:SELECTOR[@attr], regex:PATTERN or schema:TYPE.FIELD.' },
 } satisfies Specs;
 

@@ -172,7 +172,28 @@ export interface CrawlSettings {
    * (shared/types/request-rules.ts), never in the settings.
    */
   requestRules: RequestRule[];
+  /**
+   * JavaScript rendering (issue 14 part 3; engine/render/): `off` never renders; `auto` renders an
+   * HTML page whose static HTML has scripts and looks script-built (little visible text, an empty
+   * app root, a `<noscript>` asking for JavaScript, or document.write: engine/render/render-mode.ts);
+   * `always` renders every 2xx HTML page. Rendering runs the page in Chromium with every request
+   * routed through the crawler's own resolver, robots.txt and politeness; links only the rendered
+   * DOM has are stored with link kind `rendered`.
+   */
+  render: RenderMode;
+  /** Per-page render budget (navigation, scripts, settling, reading the DOM), ms; past it the URL fails as RENDER_TIMEOUT. */
+  renderTimeoutMs: number;
+  /** Pages each crawl worker renders at once (one Chromium per worker). */
+  renderConcurrency: number;
+  /** The Chromium executable to render with; '' finds the system one (/usr/bin/chromium, then chromium-browser, google-chrome). */
+  chromiumPath: string;
 }
+
+/** How a crawl renders JavaScript: never, when a page looks script-built, or every HTML page. */
+export const RENDER_MODES = ['off', 'auto', 'always'] as const;
+
+/** A crawl's render mode ({@link RENDER_MODES}). */
+export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** Whether a crawl discovers URLs through sitemaps (sitemaps.org): `auto` or `off`. */
 export const SITEMAP_MODES = ['auto', 'off'] as const;
@@ -231,6 +252,10 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   extractors: [],
   http2: false,
   requestRules: [],
+  render: 'off',
+  renderTimeoutMs: 10_000,
+  renderConcurrency: 2,
+  chromiumPath: '',
 });
 
 /** Lifecycle of a crawl. `interrupted` means the process died while it was running. */

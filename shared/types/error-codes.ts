@@ -39,6 +39,10 @@ export const CRAWL_ERROR_CODES = {
   BODY_DECODE_FAILED: { class: 'fail-url', advice: 'The body could not be decompressed as its Content-Encoding says: the server sent a broken body.' },
   UNSUPPORTED_ENCODING: { class: 'fail-url', advice: 'The body uses a Content-Encoding the crawler cannot decode: fetch it with a tool that can.' },
   PARSE_FAILED: { class: 'fail-url', advice: 'The page was fetched but could not be parsed (see the message).' },
+  // JavaScript rendering (engine/render/): a render failure is this URL's error, the crawl goes on.
+  RENDER_TIMEOUT: { class: 'fail-url', advice: 'The page did not finish rendering within --render-timeout-ms (a script that never ends, or a slow page): raise the budget, or crawl it with --render off.' },
+  RENDER_FAILED: { class: 'fail-url', advice: 'Chromium could not render the page (its renderer crashed or the browser closed; see the message): the page was fetched, its rendering failed.' },
+  RENDER_UNAVAILABLE: { class: 'stop-crawl', advice: 'Chromium could not be started for --render auto|always: install chromium (Debian: apt-get install chromium) or pass --chromium PATH.' },
   INVALID_URL: { class: 'fail-url', advice: 'The URL cannot be crawled as written (no host, or not normalizable).' },
   // Redirects (engine/fetch/fetcher.ts for robots.txt, engine/schedule for pages)
   REDIRECT_LOOP: { class: 'fail-url', advice: 'The redirect leads back into its own chain: the site has a redirect loop.' },

@@ -11,19 +11,44 @@ import type { PostgresStore } from './pool';
 
 export class PostgresBodyRows {
   /**
-   * What the extractors found on a batch's pages (migration 3, `page_extractions`), replacing
-   * earlier fetches' results; a page without results drops its earlier ones. URL-id order.
+   * What the extractors found on a batch's pages (migration 3, `page_extractions`) and their
+   * render records (migration 4, `page_renders`), replacing
+   * earlier fetches'; a page without results (or not rendered) drops its earlier ones. URL-id order.
    */
   private async writeExtracted(client: pg.PoolClient, pages: readonly PageWrite[]): Promise<void> {
-    const sorted = [...pages].sort((a, b) => a.row.urlId - b.row.urlId);
+    const sorted = [...pages].sort((a, b) => a.row.urlId - b.row.urlId).map((page) => ({ urlId: page.row.urlId, extracted: page.extracted ?? null, render: page.render ?? null }));
     const kept = sorted.filter((page) => page.extracted);
-    const dropped = sorted.filter((page) => !page.extracted).map((page) => page.row.urlId);
+    const dropped = sorted.filter((page) => !page.extracted).map((page) => page.urlId);
     if (dropped.length > 0) await client.query(`DELETE FROM page_extractions WHERE url_id = ANY($1::bigint[])`, [dropped]);
-    if (kept.length === 0) return;
+    if (kept.length > 0) {
+      await client.query(
+        `INSERT INTO page_extractions (url_id, crawl_id, values_json) SELECT url_id, $1, values_json FROM unnest($2::bigint[], $3::text[]) AS t(url_id, values_json)
+         ON CONFLICT (url_id) DO UPDATE SET values_json = EXCLUDED.values_json`,
+        [this.crawlId, kept.map((page) => page.urlId), kept.map((page) => JSON.stringify(page.extracted))],
+      );
+    }
+    const rendered = sorted.flatMap((page) => (page.render ? [{ urlId: page.urlId, render: page.render }] : []));
+    const unrendered = sorted.filter((page) => !page.render).map((page) => page.urlId);
+    if (unrendered.length > 0) await client.query(`DELETE FROM page_renders WHERE url_id = ANY($1::bigint[])`, [unrendered]);
+    if (rendered.length === 0) return;
     await client.query(
-      `INSERT INTO page_extractions (url_id, crawl_id, values_json) SELECT url_id, $1, values_json FROM unnest($2::bigint[], $3::text[]) AS t(url_id, values_json)
-       ON CONFLICT (url_id) DO UPDATE SET values_json = EXCLUDED.values_json`,
-      [this.crawlId, kept.map((page) => page.row.urlId), kept.map((page) => JSON.stringify(page.extracted))],
+      `INSERT INTO page_renders (url_id, crawl_id, reason, render_ms, requests, blocked_requests, skipped_requests, rendered_links, rendered_words)
+       SELECT url_id, $1, reason, render_ms, requests, blocked_requests, skipped_requests, rendered_links, rendered_words
+       FROM unnest($2::bigint[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[])
+         AS t(url_id, reason, render_ms, requests, blocked_requests, skipped_requests, rendered_links, rendered_words)
+       ON CONFLICT (url_id) DO UPDATE SET reason = EXCLUDED.reason, render_ms = EXCLUDED.render_ms, requests = EXCLUDED.requests,
+         blocked_requests = EXCLUDED.blocked_requests, skipped_requests = EXCLUDED.skipped_requests, rendered_links = EXCLUDED.rendered_links, rendered_words = EXCLUDED.rendered_words`,
+      [
+        this.crawlId,
+        rendered.map((page) => page.urlId),
+        rendered.map((page) => page.render.reason),
+        rendered.map((page) => page.render.renderMs),
+        rendered.map((page) => page.render.requests),
+        rendered.map((page) => page.render.blockedRequests),
+        rendered.map((page) => page.render.skippedRequests),
+        rendered.map((page) => page.render.renderedLinks),
+        rendered.map((page) => page.render.renderedWords),
+      ],
     );
   }
 

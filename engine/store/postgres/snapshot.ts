@@ -57,6 +57,7 @@ export const SNAPSHOT_TABLES: readonly TableCopy[] = [
   { table: 'page_texts', where: 'crawl_id IN ($CRAWLS)', orderBy: 'url_id', fetchRows: 200 },
   { table: 'page_bodies', where: 'crawl_id IN ($CRAWLS)', orderBy: 'url_id', fetchRows: 100 },
   { table: 'page_extractions', where: 'crawl_id IN ($CRAWLS)', orderBy: 'url_id', fetchRows: 1000 },
+  { table: 'page_renders', where: 'crawl_id IN ($CRAWLS)', orderBy: 'url_id', fetchRows: 1000 },
   { table: 'links', where: 'crawl_id IN ($CRAWLS)', orderBy: 'id' },
   { table: 'url_aliases', where: 'crawl_id IN ($CRAWLS)', orderBy: 'url_id, raw_url' },
   { table: 'content_groups', where: 'crawl_id IN ($CRAWLS)', orderBy: 'id' },

@@ -160,7 +160,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   }
 
   /** @returns true when the content-seen test found the page a duplicate */
-  private writePage({ row, text, content, body, extracted }: PageWrite, nowMs: number): boolean {
+  private writePage({ row, text, content, body, extracted, render }: PageWrite, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
     repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
     // A page fetched again replaces its links (one indexed probe when it was never fetched before).
@@ -168,6 +168,7 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
     this.parts.bodies.write(row.urlId, body);
     this.parts.bodies.writeExtracted(row.urlId, extracted);
+    this.parts.bodies.writeRender(row.urlId, render);
     return content !== null && contentIndex.record(row.urlId, content, nowMs).kind !== 'unique';
   }
 

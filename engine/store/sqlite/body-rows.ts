@@ -1,13 +1,16 @@
 /**
  * What a crawl keeps of each page's body in SQLite: the body itself (migration 0023,
- * `page_bodies`), under the per-crawl cap (engine/bodies/body-budget.ts), and what the crawl's
- * extractors found in it (migration 0024, `page_extractions`); written by the crawl's writer inside each commit.
+ * `page_bodies`), under the per-crawl cap (engine/bodies/body-budget.ts), what the crawl's
+ * extractors found in it (migration 0024, `page_extractions`) and the record of its JavaScript
+ * rendering (migration 0025, `page_renders`, engine/render/render-record.ts); written by the
+ * crawl's writer inside each commit.
  */
 import type { Statement } from 'better-sqlite3';
 import { BodyBudget } from '../../bodies/body-budget';
 import type { StoredBody } from '../../bodies/stored-body';
 import type { WritableDB } from './database';
 import type { ExtractedValue } from '../../../shared/types/extraction';
+import type { RenderRecord } from '../../render/render-record';
 
 export class SqliteBodyRows {
   private readonly insert: Statement;
@@ -15,6 +18,8 @@ export class SqliteBodyRows {
   private readonly budget: BodyBudget;
   private readonly insertExtracted: Statement;
   private readonly removeExtracted: Statement;
+  private readonly insertRender: Statement;
+  private readonly removeRender: Statement;
 
   /**
    * @param limitBytes the crawl's maxStoredBodiesBytes (compressed bytes); the bytes the crawl
@@ -25,6 +30,10 @@ export class SqliteBodyRows {
     this.remove = db.prepare(`DELETE FROM page_bodies WHERE url_id = ?`);
     this.insertExtracted = db.prepare(`INSERT OR REPLACE INTO page_extractions (url_id, values_json) VALUES (?, ?)`);
     this.removeExtracted = db.prepare(`DELETE FROM page_extractions WHERE url_id = ?`);
+    this.insertRender = db.prepare(
+      `INSERT OR REPLACE INTO page_renders (url_id, reason, render_ms, requests, blocked_requests, skipped_requests, rendered_links, rendered_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.removeRender = db.prepare(`DELETE FROM page_renders WHERE url_id = ?`);
     const stored = db
       .prepare(`SELECT coalesce(sum(length(b.body)), 0) FROM page_bodies b JOIN urls u ON u.id = b.url_id WHERE u.crawl_id = ?`)
       .pluck()
@@ -54,6 +63,12 @@ export class SqliteBodyRows {
   writeExtracted(urlId: number, extracted: Record<string, ExtractedValue> | null | undefined): void {
     if (extracted) this.insertExtracted.run(urlId, JSON.stringify(extracted));
     else this.removeExtracted.run(urlId);
+  }
+
+  /** Keeps a page's render record (migration 0025), replacing an earlier fetch's; a page not rendered drops it. */
+  writeRender(urlId: number, render: RenderRecord | null | undefined): void {
+    if (render) this.insertRender.run(urlId, render.reason, render.renderMs, render.requests, render.blockedRequests, render.skippedRequests, render.renderedLinks, render.renderedWords);
+    else this.removeRender.run(urlId);
   }
 
   /** Bodies not kept because the crawl's cap was reached (this writer's). */

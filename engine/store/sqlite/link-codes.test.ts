@@ -6,7 +6,7 @@ import { LINK_KIND_CODES, LINK_RULE_CODES, linkElementSql, linkKindCode, linkKin
 
 describe('link codes', () => {
   it('gives every kind and rule its own code, stable as shipped (a stored database keeps them)', () => {
-    expect(LINK_KIND_CODES).toEqual({ a: 1, area: 2, frame: 3, iframe: 4, canonical: 5, redirect: 6 });
+    expect(LINK_KIND_CODES).toEqual({ a: 1, area: 2, frame: 3, iframe: 4, canonical: 5, redirect: 6, rendered: 7 });
     expect(Object.keys(LINK_KIND_CODES).sort()).toEqual([...LINK_KINDS].sort());
     expect(Object.keys(LINK_RULE_CODES).sort()).toEqual([...LINK_RULES].sort());
     const ruleCodes = Object.values(LINK_RULE_CODES);

@@ -10,7 +10,7 @@ import { CodedError } from '../../../shared/types/result';
 import { linkElement, type LinkKind } from '../../worker/protocol';
 
 /** Link kind → stored code (`links.kind`). The Record type makes a new kind without a code a compile error. */
-export const LINK_KIND_CODES: Readonly<Record<LinkKind, number>> = { a: 1, area: 2, frame: 3, iframe: 4, canonical: 5, redirect: 6 };
+export const LINK_KIND_CODES: Readonly<Record<LinkKind, number>> = { a: 1, area: 2, frame: 3, iframe: 4, canonical: 5, redirect: 6, rendered: 7 };
 
 /** Link rule → stored code (`links.refused_by`; NULL: the link was followed). */
 export const LINK_RULE_CODES: Readonly<Record<LinkRuleName, number>> = {

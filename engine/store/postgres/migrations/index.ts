@@ -9,6 +9,7 @@ import { CodedError } from '../../../../shared/types/result';
 import { POSTGRES_SCHEMA_1 } from './0001-initial';
 import { POSTGRES_SCHEMA_2 } from './0002-page-bodies';
 import { POSTGRES_SCHEMA_3 } from './0003-page-extractions';
+import { POSTGRES_SCHEMA_4 } from './0004-page-renders';
 
 /** One schema step: `sql` runs as one multi-statement query inside the step's transaction. */
 export interface PostgresMigration {
@@ -22,6 +23,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'initial', sql: POSTGRES_SCHEMA_1 },
   { version: 2, name: 'page-bodies', sql: POSTGRES_SCHEMA_2 },
   { version: 3, name: 'page-extractions', sql: POSTGRES_SCHEMA_3 },
+  { version: 4, name: 'page-renders', sql: POSTGRES_SCHEMA_4 },
 ];
 
 /** pg_advisory_xact_lock key of the migration step (any constant the crawler alone uses: "crawlben" in ASCII). */

@@ -1,4 +1,5 @@
 /** Read queries of the URL inspector: one URL's stored record, its page, spellings, links in and out, redirect chain and content group. */
+import type { RenderRecord } from '../../../render/render-record';
 import type { ExtractedValue } from '../../../../shared/types/extraction';
 import type { PageRow } from '../../ports';
 import type { ReadableDB } from '../database';
@@ -150,6 +151,18 @@ export class InspectorQueries {
     if (!this.statements.hasTable('page_extractions')) return null;
     const json = this.statements.get(`SELECT values_json FROM page_extractions WHERE url_id = ?`).pluck().get(urlId) as string | undefined;
     return json === undefined ? null : (JSON.parse(json) as Record<string, ExtractedValue>);
+  }
+
+  /** How the URL's page was rendered (migration 0025); null when it was not. */
+  render(urlId: number): RenderRecord | null {
+    if (!this.statements.hasTable('page_renders')) return null;
+    const row = this.statements
+      .get(
+        `SELECT reason, render_ms AS renderMs, requests, blocked_requests AS blockedRequests, skipped_requests AS skippedRequests, rendered_links AS renderedLinks, rendered_words AS renderedWords
+         FROM page_renders WHERE url_id = ?`,
+      )
+      .get(urlId) as RenderRecord | undefined;
+    return row ?? null;
   }
 
   page(urlId: number): InspectedPageRecord | undefined {

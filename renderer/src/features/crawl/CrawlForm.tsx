@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, SITEMAP_MODES } from '../../../../shared/types/crawl';
+import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, RENDER_MODES, SITEMAP_MODES } from '../../../../shared/types/crawl';
 import { CRAWL_SETTINGS } from '../../../../shared/types/crawl-settings';
 import { FieldError } from '../../components/FieldError';
 import { useStore } from '../../store';
@@ -22,11 +22,13 @@ import { UrlListImport } from './UrlListImport';
 
 const SCOPE_LABELS: Record<string, string> = { host: 'host', domain: 'registrable domain', directory: 'directory', any: 'any' };
 const SITEMAP_LABELS: Record<string, string> = { auto: 'robots.txt Sitemap: lines and /sitemap.xml', off: 'off' };
+const RENDER_LABELS: Record<string, string> = { off: 'off', auto: 'auto: pages that look script-built', always: 'always: every HTML page' };
 
 /** The options of each choice field, with their labels. */
 const CHOICES: Partial<Record<CrawlFormField, readonly { value: string; label: string }[]>> = {
   scope: CRAWL_SCOPES.map((scope) => ({ value: scope, label: SCOPE_LABELS[scope] ?? scope })),
   sitemaps: SITEMAP_MODES.map((mode) => ({ value: mode, label: SITEMAP_LABELS[mode] ?? mode })),
+  render: RENDER_MODES.map((mode) => ({ value: mode, label: RENDER_LABELS[mode] ?? mode })),
   crawlMode: CRAWL_MODES.map((mode) => ({ value: mode, label: mode === 'spider' ? 'spider: follow links from the seeds' : 'list: fetch only the seeds (URL list)' })),
 };
 

@@ -1,6 +1,6 @@
 import { readHostOverride } from '../../../../shared/url/host-override';
 import { extractorText, parseExtractor } from '../../../../shared/types/extraction';
-import { CRAWL_SCOPES, SITEMAP_MODES, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
+import { CRAWL_SCOPES, RENDER_MODES, SITEMAP_MODES, type CrawlSettings, type HostOverride } from '../../../../shared/types/crawl';
 import { hasControlCharacters, settingBounds, settingFromText, validateSetting, type NumericSettingKey } from '../../../../shared/types/crawl-settings';
 
 /**
@@ -93,6 +93,10 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'closedResolver', group: 'Fetching', label: 'Refuse hosts without an override', kind: 'switch', flag: '--closed' },
   { key: 'nearDuplicateThreshold', group: 'Content', label: 'Near-duplicate similarity (0.5 to 1)', kind: 'number' },
   { key: 'pageTextChars', group: 'Content', label: 'Visible text kept per page (characters, 0 = none)', kind: 'number', flag: '--page-text-chars' },
+  { key: 'render', group: 'Content', label: 'JavaScript rendering', kind: 'choice', flag: '--render' },
+  { key: 'renderTimeoutMs', group: 'Content', label: 'Render budget per page (ms)', kind: 'number', flag: '--render-timeout-ms' },
+  { key: 'renderConcurrency', group: 'Content', label: 'Pages rendered at once per worker', kind: 'number', flag: '--render-concurrency' },
+  { key: 'chromiumPath', group: 'Content', label: 'Chromium for rendering', kind: 'text', flag: '--chromium', placeholder: '/usr/bin/chromium (empty: the system chromium)' },
 ];
 
 /**
@@ -209,6 +213,10 @@ function readField(setting: FormSetting, values: CrawlFormValues): { ok: true; v
   if (key === 'sitemaps') {
     const mode = validateSetting('sitemaps', raw);
     return mode.ok ? { ok: true, value: mode.value } : { ok: false, message: `Choose one of ${SITEMAP_MODES.join(', ')}` };
+  }
+  if (key === 'render') {
+    const mode = validateSetting('render', raw);
+    return mode.ok ? { ok: true, value: mode.value } : { ok: false, message: `Choose one of ${RENDER_MODES.join(', ')}` };
   }
   if (key === 'userAgent') {
     const userAgent = validateSetting('userAgent', raw.trim());

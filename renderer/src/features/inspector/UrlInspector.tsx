@@ -5,7 +5,7 @@ import { useStore } from '../../store';
 import { InspectorActions } from './InspectorActions';
 import { InlinksSection, OutlinksSection } from './link-sections';
 import { SourceSection } from './SourceSection';
-import { DuplicatesSection, ExtractedSection, NamesSection, RedirectSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
+import { DuplicatesSection, ExtractedSection, NamesSection, RedirectSection, RenderSection, ResponseSection, RobotsSection, SourcesSection, TimelineSection } from './sections';
 
 /**
  * The URL inspector: one URL's whole story in a side panel (landmark "URL inspector"), opened by
@@ -113,6 +113,7 @@ export function UrlInspector() {
           <ResponseSection inspection={inspection} />
           <SourceSection inspection={inspection} />
           <ExtractedSection inspection={inspection} />
+          <RenderSection inspection={inspection} />
           <RedirectSection inspection={inspection} />
           <RobotsSection inspection={inspection} />
           <TimelineSection inspection={inspection} />

@@ -335,3 +335,35 @@ export function ExtractedSection({ inspection }: { inspection: UrlInspection }) 
     </Section>
   );
 }
+
+/** Rendering: how the page was rendered in Chromium (issue 14 part 3); nothing when it was not. */
+export function RenderSection({ inspection }: { inspection: UrlInspection }) {
+  const { render } = inspection;
+  if (render === null) return null;
+  return (
+    <Section title="Rendering">
+      <dl className="facts" data-testid="inspector-render">
+        <dt>Why</dt>
+        <dd>{RENDER_REASONS[render.reason] ?? render.reason}</dd>
+        <dt>Render time</dt>
+        <dd>{render.renderMs.toLocaleString('en-US')} ms</dd>
+        <dt>Requests</dt>
+        <dd>
+          {render.requests} fetched, {render.blockedRequests} blocked, {render.skippedRequests} skipped (images, media, fonts)
+        </dd>
+        <dt>Links only after rendering</dt>
+        <dd>{render.renderedLinks}</dd>
+        <dt>Rendered words</dt>
+        <dd>{render.renderedWords.toLocaleString('en-US')}</dd>
+      </dl>
+    </Section>
+  );
+}
+
+const RENDER_REASONS: Record<string, string> = {
+  always: 'the crawl renders every page (--render always)',
+  'app-root': 'an empty app root and a script',
+  noscript: 'a <noscript> asking for JavaScript',
+  'document-write': 'a script calling document.write',
+  'little-text': 'little visible text and a script',
+};
