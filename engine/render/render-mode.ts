@@ -8,8 +8,9 @@ import { isHtml } from '../parse/page-processor';
 /** Fewer visible words than this (the static parse's count) is "too little text" for `auto`. */
 export const AUTO_RENDER_MIN_WORDS = 50;
 
-/** Why a page is rendered: `always` (the crawl renders every HTML page), or the `auto` signal that fired first. */
-export type RenderReason = 'always' | 'app-root' | 'noscript' | 'document-write' | 'little-text';
+import type { RenderReason } from '../../shared/types/render';
+
+export type { RenderReason };
 
 /** The HTML scanned for the heuristic's markers at most (its start: where app roots and noscript notes live in practice). */
 const SCAN_CHARS = 512 * 1024;

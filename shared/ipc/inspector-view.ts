@@ -4,6 +4,7 @@
  * duplicates) and the answers of its actions. Plain JSON; units live in names (`…Ms`
  * milliseconds, `…AtMs` epoch milliseconds, `…Bytes` bytes).
  */
+import type { RenderRecord } from '../types/render';
 import type { ExtractedValue } from '../types/extraction';
 import type { InlinkRow, LinkPage, OutlinkRow, RedirectHopRow, SpellingRow } from '../types/inspector-rows';
 import type { ContentGroupMember, ContentGroupKind } from '../types/rows';
@@ -162,21 +163,8 @@ export interface UrlInspection {
   exclusions: ExclusionOption[];
 }
 
-/** A rendered page's record (engine/render/render-record.ts RenderRecord, as stored in `page_renders`). */
-export interface InspectorRender {
-  /** Why it was rendered: always, app-root, noscript, document-write or little-text. */
-  reason: string;
-  renderMs: number;
-  /** Requests fetched for it through the crawler. */
-  requests: number;
-  /** Requests refused (closed mode, robots.txt, method, scheme, navigation, per-page cap, WebSockets). */
-  blockedRequests: number;
-  /** Images, media and fonts not loaded. */
-  skippedRequests: number;
-  /** Links only the rendered DOM had (link kind `rendered`). */
-  renderedLinks: number;
-  renderedWords: number;
-}
+/** A rendered page's record, as stored in `page_renders`. */
+export type InspectorRender = RenderRecord;
 
 /** Bytes of a stored body the source view shows at most (the rest is cut, `shownBytes` says where). */
 export const SOURCE_VIEW_MAX_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason } from '../../../testweb/postgres';
 import type { RenderRecord } from '../../render/render-record';
-import type { PageResult } from '../../worker/protocol';
 import type { PageRow } from '../ports';
 import { PostgresCrawlRepository } from './crawl-repository';
 import { createPostgresCrawlStores, type PostgresCrawlStores } from './crawl-stores';
