@@ -97,6 +97,7 @@ export { createPostgresCheckpoint, listPostgresCheckpoints } from './store/postg
 export { WarcFileWriter, indexWarc, verifyWarc, type VerifiedRecord } from './warc/warc-file';
 export { fetchRecords, revisitRecords, type WarcFetch } from './warc/warc-records';
 export { WarcSink } from './warc/warc-sink';
+export { RevisitIndex } from './warc/revisit-index';
 export { BodyQueries, type StoredFetch } from './store/sqlite/queries/body-queries';
 export { requestHeaders } from './fetch/fetcher';
 export { CompiledExtractors } from './extract/extractors';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BodyQueries, WarcFileWriter, bodyBytes, fetchRecords, requestHeaders, revisitRecords, type ReadableDB } from '../../engine';
+import { BodyQueries, RevisitIndex, WarcFileWriter, bodyBytes, fetchRecords, requestHeaders, revisitRecords, type ReadableDB } from '../../engine';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { CodedError } from '../../shared/types/result';
 
@@ -45,7 +45,7 @@ export async function exportWarc(
   if (total === 0) throw new CodedError('NO_STORED_BODIES', `Crawl ${crawlId} kept no page bodies (crawled with --no-store-bodies, or before bodies were kept): crawl again to export a WARC, or use crawl --warc FILE while crawling`);
   const gzip = /\.gz$/i.test(target);
   const headers = requestHeaders(settings.userAgent);
-  const originals = new Map<string, { url: string; fetchedAtMs: number }>();
+  const revisits = new RevisitIndex();
   const result = { responses: 0, revisits: 0, bytes: 0 };
   let writer: WarcFileWriter | null = null;
   try {
@@ -53,7 +53,7 @@ export async function exportWarc(
     let done = 0;
     for (const fetch of queries.fetches(crawlId)) {
       const common = { url: fetch.url, fetchedAtMs: fetch.fetchedAtMs, status: fetch.status, responseHeadersJson: fetch.responseHeadersJson ?? '', requestHeaders: headers };
-      const original = fetch.rawBytes > 0 ? originals.get(fetch.payloadDigest) : undefined;
+      const original = revisits.revisitOf(fetch.payloadDigest, fetch.rawBytes, { url: fetch.url, fetchedAtMs: fetch.fetchedAtMs });
       if (original) {
         await writer.append(await revisitRecords(common, original, fetch.payloadDigest, { gzip }));
         result.revisits += 1;
@@ -65,7 +65,6 @@ export async function exportWarc(
           throw new CodedError('BODY_UNREADABLE', `The stored body of ${fetch.url} cannot be read (${error instanceof Error ? error.message : String(error)}); re-fetch it, or export without it`);
         }
         await writer.append((await fetchRecords({ ...common, body, truncated: fetch.truncated }, { gzip })).bytes);
-        if (fetch.rawBytes > 0) originals.set(fetch.payloadDigest, { url: fetch.url, fetchedAtMs: fetch.fetchedAtMs });
         result.responses += 1;
       }
       done += 1;

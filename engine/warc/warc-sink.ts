@@ -6,23 +6,10 @@
  * §6.7, identical-payload-digest profile). The scheduler never waits on the file: appends queue
  * in WarcFileWriter, and a failed one (a full disk) ends the run through `onError`.
  */
-import { BoundedCache } from '../dedupe/seen-cache';
 import type { PageResult } from '../worker/protocol';
 import type { WarcFileWriter } from './warc-file';
 import { revisitRecords } from './warc-records';
-
-/** The first response record archived with each payload digest: what a revisit refers to. */
-interface Original {
-  url: string;
-  fetchedAtMs: number;
-}
-
-/**
- * Payload digests remembered for revisits: 1M entries and 64 MiB at most (BoundedCache); past it
- * the oldest are forgotten and a repeat of their payload is archived whole again (never wrong).
- */
-const MAX_REMEMBERED_PAYLOADS = 1_000_000;
-const MAX_REMEMBERED_BYTES = 64 * 1024 * 1024;
+import { RevisitIndex } from './revisit-index';
 
 /** What the run that feeds a sink tells it when it starts (CrawlRunner.run). */
 export interface WarcRun {
@@ -33,7 +20,7 @@ export interface WarcRun {
 }
 
 export class WarcSink {
-  private readonly originals = new BoundedCache<Original>({ maxEntries: MAX_REMEMBERED_PAYLOADS, maxBytes: MAX_REMEMBERED_BYTES, sizeOf: (key, value) => 2 * (key.length + value.url.length) + 96 });
+  private readonly revisits = new RevisitIndex();
   private pending: Promise<void> = Promise.resolve();
   private failed = false;
   private responseCount = 0;
@@ -56,9 +43,8 @@ export class WarcSink {
   record(result: PageResult): void {
     const capture = result.warc;
     if (!capture || this.failed) return;
-    const original = result.bodyBytes > 0 ? this.originals.get(capture.payloadDigest) : undefined;
+    const original = this.revisits.revisitOf(capture.payloadDigest, result.bodyBytes, { url: result.finalUrl, fetchedAtMs: capture.fetchedAtMs });
     if (original === undefined) {
-      if (result.bodyBytes > 0) this.originals.set(capture.payloadDigest, { url: result.finalUrl, fetchedAtMs: capture.fetchedAtMs });
       this.responseCount += 1;
       this.chain(async () => this.file.append(capture.bytes, capture.records));
       return;
