@@ -70,9 +70,4 @@ export class SqliteBodyRows {
     if (render) this.insertRender.run(urlId, render.reason, render.renderMs, render.requests, render.blockedRequests, render.skippedRequests, render.renderedLinks, render.renderedWords);
     else this.removeRender.run(urlId);
   }
-
-  /** Bodies not kept because the crawl's cap was reached (this writer's). */
-  get refused(): number {
-    return this.budget.refused;
-  }
 }
