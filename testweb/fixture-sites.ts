@@ -270,6 +270,38 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
       sendHtml(res, html('API', '<p>data</p>'));
     },
   },
+  // Issue 14 (cookie jar): a login that sets a session cookie and redirects into an account area
+  // that answers 403 without it; a page setting a cookie for another site's domain (refused by
+  // RFC 6265 §5.3 step 6) and one setting a cookie for this host's /prefs/ path only.
+  'login.test': {
+    '/': page('Shop', '<a href="/login">sign in</a> <a href="/elsewhere.html">elsewhere</a>'),
+    '/login': (_req, res) => {
+      res.writeHead(302, { location: '/account/', 'set-cookie': ['sid=s-42; Path=/; HttpOnly; SameSite=Lax', 'seen=1; Path=/prefs/'] });
+      res.end();
+    },
+    '/account/': (req, res) => {
+      if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end('sign in first');
+        return;
+      }
+      sendHtml(res, html('Account', '<a href="/account/orders.html">orders</a> <a href="/prefs/">preferences</a>'));
+    },
+    '/account/orders.html': (req, res) => {
+      if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end('sign in first');
+        return;
+      }
+      sendHtml(res, html('Orders', '<p>two orders</p>'));
+    },
+    // Names the cookies it got (not their values) in its title, so a test sees which reach /prefs/.
+    '/prefs/': (req, res) => {
+      const names = (req.headers.cookie ?? '').split(';').map((pair) => pair.split('=')[0]!.trim()).filter((name) => name !== '');
+      sendHtml(res, html(`Prefs ${names.sort().join(',') || 'none'}`, '<p>preferences</p>'));
+    },
+    '/elsewhere.html': (_req, res) => sendHtml(res, html('Elsewhere', '<p>hi</p>'), 200, { 'set-cookie': 'evil=1; Domain=example.org; Path=/' }),
+  },
   // Issue 14 (custom extraction): product pages with a visible price, schema.org JSON-LD (one in an
   // @graph) and one in microdata only; a page that is not a product.
   'products.test': {

@@ -1,10 +1,11 @@
-import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CompiledExtractors, findChromium, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type RefetchOutcome, type WarcSink } from '../../engine';
+import { type WritableDB, type TrapStateChange, changeTrapState, compileUrlPatterns, createCheckpoint, deleteCheckpoint, listCheckpoints, CrawlLease, CrawlRepository, isStorageError, storageError, createSqliteCrawlStores, CompiledExtractors, findChromium, CrawlRunner, CrawlRuleStore, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type RefetchOutcome, type WarcSink } from '../../engine';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlProgress, type CrawlSettings, type CrawlSummary, type HostOverride } from '../../shared/types/crawl';
 import { CodedError, toErrorInfo, type ErrorInfo } from '../../shared/types/result';
 import type { TrapState } from '../../shared/types/traps';
 import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { MAX_URL_PATTERNS } from '../../shared/url/url-patterns';
 import { CrawlRuns } from './crawl-runs';
+import { loadCookieJar, saveCookieJar } from './cookie-file';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
@@ -123,7 +124,7 @@ export class CrawlService {
     try {
       const crawlId = this.repository.createCrawl(validSeeds, settings, Date.now());
       lease.setCrawl(crawlId);
-      return { crawlId, done: this.run(crawlId, validSeeds, settings, runOptions) };
+      return { crawlId, done: this.run(crawlId, validSeeds, settings, runOptions, true) };
     } catch (error) {
       this.releaseLeaseIfIdle();
       throw storageError(error, this.db.name);
@@ -166,14 +167,19 @@ export class CrawlService {
     this.takeLease(crawlId);
     try {
       if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });
-      return { crawlId, done: this.run(crawlId, crawl.seeds, settings, runOptions) };
+      return { crawlId, done: this.run(crawlId, crawl.seeds, settings, runOptions, false) };
     } catch (error) {
       this.releaseLeaseIfIdle();
       throw storageError(error, this.db.name);
     }
   }
 
-  private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings, runOptions: RunOptions): Promise<CrawlSummary> {
+  /**
+   * Runs crawl `crawlId` in the background (`fresh`: its first run, so no cookie jar is read back).
+   * @throws CodedError COOKIE_JAR_UNREADABLE when a resumed crawl's kept cookies cannot be read
+   */
+  private run(crawlId: number, seeds: readonly string[], settings: CrawlSettings, runOptions: RunOptions, fresh: boolean): Promise<CrawlSummary> {
+    const cookies = this.cookieKeeping(crawlId, settings, fresh);
     // Rules accepted into the crawl (crawlbench dust --accept) key its URLs from this run on.
     const identify = createCrawlIdentifier(settings.normalizationProfile, settings.tld, new CrawlRuleStore(this.db).activeRules(crawlId));
     const elapsedMs = this.elapsedMs(crawlId);
@@ -191,7 +197,16 @@ export class CrawlService {
     // A database file gets its writes on the store-writer thread (engine/store/sqlite/writer-thread.ts).
     const onFile = this.db.name !== ':memory:' && !this.db.memory && this.options.writerThread !== false;
     const stores = createSqliteCrawlStores(this.db, crawlId, settings, onFile ? { writerThread: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) } : {});
-    const runner = new CrawlRunner({ stores, settings, seeds, identify, listener, ...(runOptions.warc ? { warc: runOptions.warc } : {}), ...(runOptions.requestRules ? { requestRules: runOptions.requestRules } : {}) });
+    const runner = new CrawlRunner({
+      stores,
+      settings,
+      seeds,
+      identify,
+      listener,
+      ...(runOptions.warc ? { warc: runOptions.warc } : {}),
+      ...(runOptions.requestRules ? { requestRules: runOptions.requestRules } : {}),
+      ...(cookies ? { cookies } : {}),
+    });
     const timer = this.options.autoCheckpointMs && this.db.name !== ':memory:' ? setInterval(() => void this.autoCheckpoint(crawlId), this.options.autoCheckpointMs) : null;
     const done = runner
       .run()
@@ -223,6 +238,18 @@ export class CrawlService {
     done.catch(() => undefined);
     this.running.set(crawlId, { runner, done, baseline });
     return done;
+  }
+
+  /**
+   * Where a file database's crawl keeps its cookie jar between runs (app/services/cookie-file.ts):
+   * read back on resume, none on a first run (a stale entry of a crawl id is overwritten at the
+   * first write). Undefined for a memory database or when the crawl keeps no jar (the runner's
+   * jar then lives in memory).
+   */
+  private cookieKeeping(crawlId: number, settings: CrawlSettings, fresh: boolean): CrawlRunnerOptions['cookies'] {
+    if (!settings.cookieJar || this.db.memory || this.db.name === ':memory:') return undefined;
+    const dbFile = this.db.name;
+    return { serialized: fresh ? null : loadCookieJar(dbFile, crawlId), persist: (serialized) => saveCookieJar(dbFile, crawlId, serialized) };
   }
 
   /** Resolves when the crawl is not running in this process any more (at once when it is not). Never rejects. */

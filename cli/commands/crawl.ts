@@ -26,7 +26,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
        [--include REGEX]... [--exclude REGEX]... [--trap-guard on|off] [--sitemaps auto|off]
        [--page-text-chars N] [--include-domain D]... [--exclude-domain D]... [--no-robots] [--checkpoint-every MS] [--json]
        [--header 'HOST=Name: value']... [--auth 'HOST=user:pass']... [--cookie 'HOST=a=1']... [--proxy 'HOST=URL']...
-       [--http2] [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
+       [--http2] [--no-cookie-jar] [--no-store-bodies] [--max-stored-body-bytes N] [--max-stored-bodies-bytes N] [--warc FILE.warc.gz]
        [--extract NAME[:first|all|count]=css:SELECTOR[@attr]|regex:PATTERN|schema:TYPE.FIELD]...
        [--render off|auto|always] [--render-timeout-ms N] [--render-concurrency N] [--chromium PATH]
 
@@ -59,6 +59,7 @@ export const CRAWL_USAGE = `Usage: crawlbench crawl <seed>... --db FILE [--resol
                                 --help); its values are stored per page and exported with the pages
 ${REQUEST_RULE_USAGE}
   --http2                       offer HTTP/2 to https servers (ALPN); those that decline are fetched over HTTP/1.1
+  --no-cookie-jar               do not keep the cookies sites set (by default they are sent back, and kept in FILE.cookies.json for resume)
   --warc FILE.warc.gz            archive every fetch as WARC/1.1 request and response records while crawling
                                 (revisit records for repeated payloads), a CDXJ index beside it (FILE.cdxj);
                                 an existing file is appended to (crawlbench resume --warc FILE goes on in it)
@@ -134,6 +135,7 @@ export async function crawlCommand(argv: string[], io: CommandIo): Promise<numbe
         warc: { type: 'string' },
         extract: { type: 'string', multiple: true },
         http2: { type: 'boolean' },
+        'no-cookie-jar': { type: 'boolean' },
         render: { type: 'string' },
         'render-timeout-ms': { type: 'string' },
         'render-concurrency': { type: 'string' },
@@ -314,6 +316,7 @@ export function crawlSettingsFromFlags(values: Record<string, string | boolean |
   if (values['no-robots']) settings.obeyRobots = false;
   if (values['no-store-bodies']) settings.storeBodies = false;
   if (values['http2']) settings.http2 = true;
+  if (values['no-cookie-jar']) settings.cookieJar = false;
   const extract = values['extract'] as string[] | undefined;
   if (extract) {
     settings.extractors = extract.map((text) => {

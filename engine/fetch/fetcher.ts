@@ -9,6 +9,7 @@ import { readCappedBody, type CappedBody } from './body';
 import type { HostResolver } from './dns';
 import { REDIRECT_STATUSES, redirectTarget, type RedirectTarget } from './redirects';
 import { recordResponseHeaders } from './response-headers';
+import { mergeCookieHeaders } from '../cookies/crawl-cookie-jar';
 
 /** One hop of a redirect chain: the URL requested and the status it answered. */
 export interface RedirectHop {
@@ -38,6 +39,8 @@ export interface FetchedResponse {
    */
   redirect: RedirectTarget | null;
   fetchMs: number;
+  /** The last answer's Set-Cookie headers, as sent (RFC 6265 §3: one a cookie); empty when none. */
+  setCookies: string[];
 }
 
 /** A fetch that got no usable response. */
@@ -128,8 +131,11 @@ export class Fetcher {
    * @param options.followRedirects follow redirects (robots.txt), failing with REDIRECT_LOOP,
    *   REDIRECT_LIMIT (more than `maxRedirects`) or BAD_REDIRECT (a Location that is not an http(s)
    *   URL); when false (the default, for pages) a redirect comes back as it is, with `redirect` set
+   * @param options.cookie the crawl's cookie jar's Cookie header for `url` (engine/cookies): sent
+   *   with the first request only, merged with the host rule's cookie (a jar pair replaces the
+   *   rule's of the same name)
    */
-  async fetch(url: string, options: { followRedirects?: boolean } = {}): Promise<FetchOutcome> {
+  async fetch(url: string, options: { followRedirects?: boolean; cookie?: string } = {}): Promise<FetchOutcome> {
     const follow = options.followRedirects ?? false;
     const startedAt = performance.now();
     const chain: RedirectHop[] = [];
@@ -140,7 +146,7 @@ export class Fetcher {
       for (;;) {
         visited.add(current);
         const hopStartedAt = performance.now();
-        const { dispatcher, headers: sent } = this.requestFor(current);
+        const { dispatcher, headers: sent } = this.requestFor(current, chain.length === 0 ? (options.cookie ?? null) : null);
         const response = await request(current, {
           dispatcher,
           method: 'GET',
@@ -165,6 +171,7 @@ export class Fetcher {
           redirectChain: chain,
           redirect,
           fetchMs: performance.now() - startedAt,
+          setCookies: setCookiesOf(response.headers['set-cookie']),
         });
         if (!follow && REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -204,13 +211,15 @@ export class Fetcher {
 
   /**
    * The dispatcher and headers of a request to `url`: the crawler's own, plus its host's request
-   * rule (extra headers, `Cookie`, `Authorization: Basic` per RFC 7617 in UTF-8, a proxy).
+   * rule (extra headers, `Cookie`, `Authorization: Basic` per RFC 7617 in UTF-8, a proxy) and the
+   * cookie jar's `jarCookie`.
    */
-  private requestFor(url: string): { dispatcher: Dispatcher; headers: Record<string, string> } {
+  private requestFor(url: string, jarCookie: string | null): { dispatcher: Dispatcher; headers: Record<string, string> } {
     const rule = this.ruleOf(new URL(url).hostname);
-    if (!rule) return { dispatcher: this.agent, headers: this.requestHeaders };
+    if (!rule) return { dispatcher: this.agent, headers: jarCookie === null ? this.requestHeaders : { ...this.requestHeaders, cookie: jarCookie } };
     const headers = { ...rule.headers, ...this.requestHeaders };
-    if (rule.cookie !== null) headers['cookie'] = rule.cookie;
+    const cookie = mergeCookieHeaders(rule.cookie, jarCookie);
+    if (cookie !== null) headers['cookie'] = cookie;
     if (rule.auth !== null) headers['authorization'] = `Basic ${Buffer.from(`${rule.auth.username}:${rule.auth.password}`, 'utf8').toString('base64')}`;
     if (rule.proxy === null) return { dispatcher: this.agent, headers };
     let proxy = this.proxies.get(rule.proxy);
@@ -220,6 +229,12 @@ export class Fetcher {
     }
     return { dispatcher: proxy, headers };
   }
+}
+
+/** A response's Set-Cookie header values (undici gives one as a string, several as an array). */
+function setCookiesOf(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }
 
 function pickHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -3,8 +3,14 @@ import { HEADERS_TRUNCATED_KEY, recordResponseHeaders, RESPONSE_HEADERS_MAX_CHAR
 
 describe('recordResponseHeaders', () => {
   it('keeps every header under its lower-case name, in order, repeated ones joined with ", "', () => {
-    const json = recordResponseHeaders({ 'content-type': 'text/html', 'set-cookie': ['a=1', 'b=2'], 'X-Custom': 'yes', absent: undefined });
-    expect(json).toBe('{"content-type":"text/html","set-cookie":"a=1, b=2","x-custom":"yes"}');
+    const json = recordResponseHeaders({ 'content-type': 'text/html', 'x-list': ['a', 'b'], 'X-Custom': 'yes', absent: undefined });
+    expect(json).toBe('{"content-type":"text/html","x-list":"a, b","x-custom":"yes"}');
+  });
+
+  it('masks every Set-Cookie value, keeping the cookie names and attributes', () => {
+    const json = recordResponseHeaders({ 'set-cookie': ['sid=s-42; Path=/; HttpOnly', 'theme=dark', 'odd'] });
+    expect(JSON.parse(json)).toEqual({ 'set-cookie': 'sid=(masked); Path=/; HttpOnly, theme=(masked), =(masked)' });
+    expect(recordResponseHeaders({ 'set-cookie': 'a=b=c; Secure' })).toBe('{"set-cookie":"a=(masked); Secure"}');
   });
 
   it('stays within 16 KiB whatever the server sends: a huge header is cut to fill it, and the cut is said', () => {

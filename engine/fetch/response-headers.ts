@@ -14,12 +14,29 @@ const MARKER_RESERVE = 96;
 /** A value cut shorter than this is left out instead: a stub says nothing. */
 const MIN_CUT_CHARS = 64;
 
+/** What a Set-Cookie value is stored as: the cookie's value is a secret (a session id is a credential). */
+export const MASKED_COOKIE_VALUE = '(masked)';
+
+/**
+ * A Set-Cookie header (RFC 6265 §4.1) with its cookie's value masked: the name and the attributes
+ * (Path, Domain, Expires, Secure, HttpOnly, SameSite) are kept, what an audit of them needs.
+ * @example maskSetCookie('sid=s-42; Path=/; HttpOnly') → 'sid=(masked); Path=/; HttpOnly'
+ */
+export function maskSetCookie(header: string): string {
+  const semicolon = header.indexOf(';');
+  const pair = semicolon < 0 ? header : header.slice(0, semicolon);
+  const equals = pair.indexOf('=');
+  const name = equals < 0 ? '' : pair.slice(0, equals).trim();
+  return `${name}=${MASKED_COOKIE_VALUE}${semicolon < 0 ? '' : header.slice(semicolon)}`;
+}
+
 /** Characters `value` takes as a JSON string. */
 const jsonLength = (value: string): number => JSON.stringify(value).length;
 
 /**
  * Every response header as a JSON object of lower-case names in the order received (undici
- * lower-cases them; a repeated header, e.g. Set-Cookie, is joined with ", "), at most
+ * lower-cases them; a repeated header, e.g. Set-Cookie, is joined with ", "; each Set-Cookie's
+ * value masked by {@link maskSetCookie}, so no session cookie is stored in clear), at most
  * `maxChars` characters of JSON. A header that does not fit whole is cut to what fits, ending
  * in "…" (or left out when under 64 characters would fit), and later headers still go in if
  * they fit; when any was cut or left out the object ends with `":truncated": "N of M headers
@@ -27,7 +44,7 @@ const jsonLength = (value: string): number => JSON.stringify(value).length;
  * @param raw response headers as undici gives them (lower-case names)
  * @param maxChars @default RESPONSE_HEADERS_MAX_CHARS
  * @returns the JSON text, at most `maxChars` characters
- * @example recordResponseHeaders({ 'content-type': 'text/html', 'set-cookie': ['a=1', 'b=2'] }) → '{"content-type":"text/html","set-cookie":"a=1, b=2"}'
+ * @example recordResponseHeaders({ 'content-type': 'text/html', 'set-cookie': ['a=1', 'b=2; Path=/'] }) → '{"content-type":"text/html","set-cookie":"a=(masked), b=(masked); Path=/"}'
  */
 export function recordResponseHeaders(raw: Record<string, string | string[] | undefined>, maxChars = RESPONSE_HEADERS_MAX_CHARS): string {
   const kept: Record<string, string> = {};
@@ -40,7 +57,8 @@ export function recordResponseHeaders(raw: Record<string, string | string[] | un
     if (rawValue === undefined) continue;
     total += 1;
     const name = rawName.toLowerCase();
-    const value = Array.isArray(rawValue) ? rawValue.join(', ') : rawValue;
+    const values = name === 'set-cookie' || name === 'set-cookie2' ? (Array.isArray(rawValue) ? rawValue : [rawValue]).map(maskSetCookie) : rawValue;
+    const value = Array.isArray(values) ? values.join(', ') : values;
     // name, colon, value, comma
     const fixed = jsonLength(name) + 2;
     if (used + fixed + jsonLength(value) <= budget) {

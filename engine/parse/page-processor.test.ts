@@ -24,6 +24,7 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     redirectChain: [],
     redirect: null,
     fetchMs: 12,
+    setCookies: [],
     ...rest,
     body,
   };

@@ -13,14 +13,15 @@ import type { UrlIdentity } from '../links/url-identity';
 import type { TrapState } from '../../shared/types/traps';
 import type { CrawlStores, FrontierCandidate, HostState, RefetchOutcome, TrapStateChange } from '../store/ports';
 import { TrapGuard } from '../traps/trap-guard';
-import { WorkerPool, type PoolMessage } from '../worker/worker-pool';
+import { WorkerPool, type FetchTask, type PoolMessage } from '../worker/worker-pool';
+import { CrawlCookieJar } from '../cookies/crawl-cookie-jar';
 import type { WarcSink } from '../warc/warc-sink';
 import { requestHeaders } from '../fetch/fetcher';
 import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { housekeepingStats, ProgressMeter, type HousekeepingStats } from './progress';
 import { settle } from './retry-policy';
 import { RobotsGate } from './robots-gate';
-import { Scheduler } from './scheduler';
+import { Scheduler, type TaskPool } from './scheduler';
 
 export type { HousekeepingStats } from './progress';
 export { validateSeeds } from './seeds';
@@ -73,6 +74,14 @@ export interface CrawlRunnerOptions {
   warc?: WarcSink;
   /** Request rules with their secrets (issue 14 part 4), handed to the workers in memory. @default none */
   requestRules?: readonly RequestRuleSecrets[];
+  /**
+   * Where the crawl's cookie jar is kept between runs, when settings.cookieJar is on (issue 14
+   * part 4): its state from the last run (CrawlCookieJar.serialize; null: empty), and a write of
+   * its state, called at most once a second while cookies change and at the run's end. A failed
+   * write ends the run (interrupted) as a failed store write does. Absent: the jar lives in this
+   * run's memory only.
+   */
+  cookies?: { serialized: string | null; persist: (serialized: string) => void };
 }
 
 /**
@@ -91,6 +100,8 @@ export class CrawlRunner {
   private readonly scheduler: Scheduler;
   /** The crawl's trap guard; null when settings.trapGuard is off. */
   private readonly traps: TrapGuard | null;
+  /** The crawl's cookie jar; null when settings.cookieJar is off. */
+  private readonly cookies: CrawlCookieJar | null;
   private pool: WorkerPool | null = null;
   /** Sitemap discovery (settings.sitemaps 'auto'), made in run() once the stored sitemaps are read. */
   private sitemaps: SitemapDiscovery | null = null;
@@ -123,6 +134,7 @@ export class CrawlRunner {
     });
     this.links = new LinkPipeline({ settings, seeds: options.seeds, identify: options.identify, countRefusal });
     this.traps = settings.trapGuard ? new TrapGuard() : null;
+    this.cookies = settings.cookieJar ? new CrawlCookieJar(options.cookies ?? {}) : null;
     this.committer = new ResultCommitter({
       stores,
       settings,
@@ -211,8 +223,11 @@ export class CrawlRunner {
       this.failedRun = reject;
     });
     this.progressTimer = setInterval(() => this.reportProgress(false), this.options.progressIntervalMs ?? 250);
-    this.housekeepingTimer = setInterval(() => this.options.listener?.onHousekeeping?.(this.housekeeping()), 1000);
-    this.scheduler.start(pool);
+    this.housekeepingTimer = setInterval(() => {
+      this.options.listener?.onHousekeeping?.(this.housekeeping());
+      this.persistCookies();
+    }, 1000);
+    this.scheduler.start(this.cookies ? withCookies(pool, this.cookies) : pool);
     return done;
   }
 
@@ -327,6 +342,10 @@ export class CrawlRunner {
       this.options.warc?.record(message.result);
       delete message.result.warc;
     }
+    if (message.type === 'page' && message.result.setCookies) {
+      this.cookies?.store(message.result.finalUrl, message.result.setCookies);
+      delete message.result.setCookies;
+    }
     const nowMs = this.now();
     const settled = settle(url, message, nowMs, this.options.settings, this.gate.crawlDelayMs(url.host));
     // The host's slot and politeness delay do not wait for the commit: the fetch is over.
@@ -347,9 +366,30 @@ export class CrawlRunner {
     this.failedRun = null;
     this.stopTimers();
     this.committer.cancel();
+    try {
+      // Best effort: the cookies received until now, for the resume.
+      this.cookies?.persistIfChanged();
+    } catch {
+      // The run already ends with `error`.
+    }
     await this.pool?.shutdown().catch(() => undefined);
     await this.markInterrupted();
     reject(error);
+  }
+
+  /**
+   * Writes the cookie jar where the caller keeps it, when it changed.
+   * @returns false when the write failed: the run is then aborted with COOKIE_JAR_WRITE_FAILED
+   */
+  private persistCookies(): boolean {
+    try {
+      this.cookies?.persistIfChanged();
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      void this.abort(new CodedError('COOKIE_JAR_WRITE_FAILED', `Cannot keep the crawl's cookies (${reason}): free disk space and resume, or resume with the cookie jar off`));
+      return false;
+    }
   }
 
   /** Leaves the crawl `interrupted` (resumable), if the store still takes that one write. */
@@ -379,6 +419,8 @@ export class CrawlRunner {
     // A failed last commit aborts the run (clearing `finished`): nothing more to do here.
     await this.committer.commit();
     await this.options.warc?.flush();
+    // The jar as the last committed page left it; a failed write aborts the run (clearing `finished`).
+    if (!this.persistCookies()) return;
     const resolve = this.finished;
     const reject = this.failedRun;
     if (!resolve || !reject) return;
@@ -401,4 +443,19 @@ export class CrawlRunner {
     this.options.listener?.onFinish?.(summary);
     resolve(summary);
   }
+}
+
+/**
+ * The pool as the scheduler sees it, each page fetch carrying the cookie jar's Cookie header for
+ * its URL (robots.txt and sitemap fetches carry none).
+ */
+function withCookies(pool: TaskPool, jar: CrawlCookieJar): TaskPool {
+  return {
+    freeSlots: () => pool.freeSlots(),
+    inFlight: () => pool.inFlight(),
+    dispatch: (task: FetchTask) => {
+      const cookie = task.purpose === 'page' ? jar.cookieHeader(task.url) : null;
+      return pool.dispatch(cookie === null ? task : { ...task, cookie });
+    },
+  };
 }

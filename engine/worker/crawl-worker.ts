@@ -94,7 +94,7 @@ async function maybeRender(outcome: FetchedResponse, result: PageResult): Promis
 
 /** Fetches and parses one page (rendering it when the crawl asks), and answers the scheduler. */
 async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise<void> {
-  const outcome = await fetcher.fetch(message.url);
+  const outcome = await fetcher.fetch(message.url, message.cookie === undefined ? {} : { cookie: message.cookie });
   if (!outcome.ok) {
     post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
     return;
@@ -108,6 +108,7 @@ async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise
     post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
     return;
   }
+  if (init.settings.cookieJar && outcome.setCookies.length > 0) result.setCookies = outcome.setCookies;
   const renderError = await maybeRender(outcome, result);
   if (renderError !== null) {
     post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: renderError, fetchMs: outcome.fetchMs });

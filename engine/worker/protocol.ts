@@ -71,6 +71,7 @@ export interface WorkerInit {
     | 'renderTimeoutMs'
     | 'renderConcurrency'
     | 'chromiumPath'
+    | 'cookieJar'
   >;
   /** How many fetches this worker runs at once. */
   concurrency: number;
@@ -87,7 +88,17 @@ export interface WorkerInit {
 export type FetchPurpose = 'page' | 'robots' | 'sitemap';
 
 /** Scheduler → worker. */
-export type ToWorker = { type: 'fetch'; seq: number; urlId: number; url: string; purpose: FetchPurpose } | { type: 'shutdown' };
+export type ToWorker =
+  | {
+      type: 'fetch';
+      seq: number;
+      urlId: number;
+      url: string;
+      purpose: FetchPurpose;
+      /** The crawl's cookie jar's Cookie header for `url` (a page fetch, when the jar has cookies for it). */
+      cookie?: string;
+    }
+  | { type: 'shutdown' };
 
 /** A robots.txt fetch: the HTTP status and body text, or why there is none. */
 export interface RobotsResult {
@@ -182,6 +193,11 @@ export interface PageResult {
   render?: RenderRecord;
   /** The fetch's WARC records, when the run writes a WARC file (WorkerInit.warc); else absent. */
   warc?: WarcCapture;
+  /**
+   * The answer's Set-Cookie headers, when the crawl keeps a cookie jar (settings.cookieJar) and
+   * there were any: the runner stores them in the jar and drops them from the result.
+   */
+  setCookies?: string[];
 }
 
 /** A fetch's WARC records as the worker built them (engine/warc/warc-records.ts fetchRecords). */

@@ -9,6 +9,8 @@ export interface FetchTask {
   urlId: number;
   url: string;
   purpose: FetchPurpose;
+  /** The Cookie header of the crawl's cookie jar for `url`, when it has one (page fetches). */
+  cookie?: string;
 }
 
 /** Replies from workers, plus a synthetic failure when a worker dies with tasks in flight. */
@@ -88,7 +90,7 @@ export class WorkerPool {
     if (!target || target.inFlight.size >= this.init.concurrency) throw new Error('WorkerPool.dispatch: no free slot');
     this.seq += 1;
     target.inFlight.set(this.seq, task);
-    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url, purpose: task.purpose };
+    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url, purpose: task.purpose, ...(task.cookie === undefined ? {} : { cookie: task.cookie }) };
     target.worker.postMessage(message);
     return this.seq;
   }

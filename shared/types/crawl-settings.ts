@@ -154,6 +154,7 @@ const SPECS = {
   maxStoredBodiesBytes: { schema: whole(0, 1024 * 1024 * 1024 * 1024), unit: 'bytes', description: 'Compressed body bytes a crawl keeps in all; later bodies are not kept.' },
   requestRules: { schema: requestRuleListSchema, unit: 'list', description: 'Headers, cookies, Basic auth and proxy per host pattern (--header, --cookie, --auth, --proxy), shown masked; the secrets are kept apart.' },
   http2: { schema: z.boolean(), unit: 'boolean', description: 'Offer HTTP/2 to https servers (ALPN); servers that decline are fetched over HTTP/1.1.' },
+  cookieJar: { schema: z.boolean(), unit: 'boolean', description: 'Keep the cookies sites set (Set-Cookie, RFC 6265) and send them back with later fetches; kept apart from the database, as a secret, for resume.' },
   render: { schema: z.enum(RENDER_MODES), unit: 'choice', description: 'JavaScript rendering in Chromium: off; auto renders pages that look script-built (scripts with little text, an empty app root, a noscript asking for JavaScript); always renders every HTML page.' },
   renderTimeoutMs: { schema: whole(500, 300_000), unit: 'ms', description: 'Per-page render budget (navigation, scripts, settling); a page past it fails as RENDER_TIMEOUT.' },
   renderConcurrency: { schema: whole(1, 16), unit: 'count', description: 'Pages each crawl worker renders at once (one Chromium per worker).' },

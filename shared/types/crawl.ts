@@ -167,6 +167,12 @@ export interface CrawlSettings {
    */
   http2: boolean;
   /**
+   * Keep a cookie jar for the crawl (issue 14 part 4; RFC 6265): cookies the sites set are sent
+   * back with later page fetches of the crawl, on every worker, and kept apart from the database
+   * so a resumed crawl has them (engine/cookies). Off: no Set-Cookie is stored.
+   */
+  cookieJar: boolean;
+  /**
    * Request settings per host pattern (issue 14 part 4), masked: header names, the Basic auth user,
    * whether a cookie is sent, the proxy without credentials. The secrets themselves are kept apart
    * (shared/types/request-rules.ts), never in the settings.
@@ -251,6 +257,7 @@ export const DEFAULT_CRAWL_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   maxStoredBodiesBytes: 4 * 1024 * 1024 * 1024,
   extractors: [],
   http2: false,
+  cookieJar: true,
   requestRules: [],
   render: 'off',
   renderTimeoutMs: 10_000,

@@ -86,6 +86,7 @@ export const FORM_SETTINGS: readonly FormSetting[] = [
   { key: 'maxRedirects', group: 'Fetching', label: 'Max redirects', kind: 'number' },
   { key: 'extractors', group: 'Content', label: 'Custom extractors', kind: 'lines', flag: '--extract', placeholder: 'price=css:.price · sku=regex:SKU-([0-9]+) · brand=schema:Product.brand.name · images:count=css:img (one per line)' },
   { key: 'http2', group: 'Fetching', label: 'HTTP/2 (https servers that offer it)', kind: 'switch', flag: '--http2' },
+  { key: 'cookieJar', group: 'Fetching', label: 'Keep cookies sites set (cookie jar)', kind: 'switch', flag: '--no-cookie-jar', flagTurnsOff: true },
   { key: 'storeBodies', group: 'Fetching', label: 'Keep page bodies', kind: 'switch', flag: '--no-store-bodies', flagTurnsOff: true },
   { key: 'maxStoredBodyBytes', group: 'Fetching', label: 'Max kept body size (bytes)', kind: 'number', flag: '--max-stored-body-bytes' },
   { key: 'maxStoredBodiesBytes', group: 'Fetching', label: 'Max kept bodies per crawl (bytes, compressed)', kind: 'number' },
