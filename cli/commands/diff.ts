@@ -2,20 +2,23 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { openDatabase, type ReadableDB } from '../../engine';
+import { listCheckpoints, openDatabase, type ReadableDB } from '../../engine';
 import { CHANGE_KIND_LABELS, CHANGE_KINDS, diffCrawls, newestCrawlIds, type ChangeKind, type CrawlChange, type CrawlDiff, type UrlSnapshot } from '../../app/services/crawl-diff';
 import { failLine, failWith, intFlag, parseErrorLine, type CommandIo } from '../io';
 
-export const DIFF_USAGE = `Usage: crawlbench diff --db BEFORE.db [--crawl ID] [--db AFTER.db] [--crawl ID] [--json] [--limit N]
+export const DIFF_USAGE = `Usage: crawlbench diff --db BEFORE.db [--crawl ID] [--checkpoint NAME] [--db AFTER.db] [--crawl ID] [--checkpoint NAME] [--json] [--limit N]
 
 Compares two crawls: the first named is "before", the second "after". Each --crawl names a crawl of
 the --db before it; a second --crawl after a --db that has one already names a second crawl of that
-same file. Without --crawl a side is its file's newest crawl.
+same file. Without --crawl a side is its file's newest crawl. --checkpoint NAME makes a side the
+crawl as checkpoint NAME of its --db kept it (crawlbench checkpoints); alone, it is compared with
+the same crawl now.
   crawlbench diff --db site.db                             the two newest crawls of site.db
   crawlbench diff --db site.db --crawl 3                   crawl 3 against the newest crawl of site.db
   crawlbench diff --db site.db --crawl 3 --crawl 5         crawl 3 against crawl 5 of site.db
   crawlbench diff --db old.db --db new.db                  the newest crawl of each file
   crawlbench diff --db old.db --crawl 1 --db new.db --crawl 2
+  crawlbench diff --db site.db --checkpoint before-fix     the crawl at checkpoint before-fix against it now
 
 URLs are joined on their normalized key, so spellings of one URL (tracking parameters, host case,
 fragments, directory indexes: whatever the crawl's normalization profile folds) make no phantom add
@@ -33,10 +36,12 @@ change. Both databases are opened read-only.`;
 
 const DEFAULT_LIMIT = 20;
 
-/** One side as the flags name it: a file, and a crawl of it (newest when absent). */
+/** One side as the flags name it: a file, a crawl of it (newest when absent), and a checkpoint of it. */
 interface SideFlag {
   file: string;
   crawlId: number | undefined;
+  /** A checkpoint of `file`: the side is the crawl as that checkpoint's snapshot holds it. */
+  checkpoint?: string;
 }
 
 /**
@@ -46,14 +51,15 @@ interface SideFlag {
  * opened read-only, a file named twice once.
  * @returns 0 (changes or not); 2 for a bad or missing flag (INVALID_FLAG, MISSING_FLAG), a missing
  *   or foreign database (DB_NOT_FOUND, NOT_A_CRAWL_DB, DB_OPEN_FAILED), no such crawl
- *   (CRAWL_NOT_FOUND) or fewer than two crawls to compare (NOTHING_TO_COMPARE)
+ *   (CRAWL_NOT_FOUND) or checkpoint (CHECKPOINT_NOT_FOUND), or fewer than two crawls to compare
+ *   (NOTHING_TO_COMPARE)
  */
 export async function diffCommand(argv: string[], io: CommandIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { db: { type: 'string', multiple: true }, crawl: { type: 'string', multiple: true }, json: { type: 'boolean' }, limit: { type: 'string' } },
+      options: { db: { type: 'string', multiple: true }, crawl: { type: 'string', multiple: true }, checkpoint: { type: 'string', multiple: true }, json: { type: 'boolean' }, limit: { type: 'string' } },
       tokens: true,
     });
   } catch (error) {
@@ -62,7 +68,6 @@ export async function diffCommand(argv: string[], io: CommandIo): Promise<number
   const opened = new Map<string, ReadableDB>();
   try {
     const limit = intFlag('limit', parsed.values.limit, 0) ?? DEFAULT_LIMIT;
-    const flags = sideFlags(parsed.tokens);
     const open = (file: string): ReadableDB => {
       const resolved = path.resolve(file);
       let db = opened.get(resolved);
@@ -72,6 +77,7 @@ export async function diffCommand(argv: string[], io: CommandIo): Promise<number
       }
       return db;
     };
+    const flags = checkpointSides(sideFlags(parsed.tokens), open);
     const [before, after] = chooseCrawls(flags, open);
     const diff = diffCrawls({ db: open(before.file), crawlId: before.crawlId }, { db: open(after.file), crawlId: after.crawlId });
     const names = { before: path.resolve(before.file), after: path.resolve(after.file) };
@@ -102,10 +108,38 @@ function sideFlags(tokens: readonly { kind: string; name?: string; value?: strin
       if (last.crawlId === undefined) last.crawlId = crawlId;
       else sides.push({ file: last.file, crawlId });
     }
+    if (token.name === 'checkpoint') {
+      const last = sides.at(-1);
+      if (!last) throw new CodedError('MISSING_FLAG', '--checkpoint names a checkpoint of the --db before it: give --db FILE first (see crawlbench diff --help)');
+      if (last.checkpoint === undefined) last.checkpoint = token.value!;
+      else sides.push({ file: last.file, crawlId: undefined, checkpoint: token.value! });
+    }
   }
   if (sides.length === 0) throw new CodedError('MISSING_FLAG', '--db FILE is required (see crawlbench diff --help)');
   if (sides.length > 2) throw new CodedError('INVALID_FLAG', `diff compares two crawls, and the flags name ${sides.length} (see crawlbench diff --help)`);
   return sides;
+}
+
+/**
+ * The sides with their checkpoints resolved: a side naming checkpoint NAME becomes that
+ * checkpoint's snapshot file and crawl; a lone checkpoint side is compared with its crawl in its
+ * --db now (a second side added).
+ * @throws CodedError CHECKPOINT_NOT_FOUND (no such checkpoint of that file, or of that --crawl),
+ *   INVALID_FLAG (the name is a checkpoint of several crawls and no --crawl says which)
+ */
+function checkpointSides(sides: readonly SideFlag[], open: (file: string) => ReadableDB): SideFlag[] {
+  const resolved = sides.map((side) => {
+    if (side.checkpoint === undefined) return side;
+    const matches = listCheckpoints(open(side.file)).filter((info) => info.name === side.checkpoint && (side.crawlId === undefined || info.crawlId === side.crawlId));
+    if (matches.length === 0) {
+      throw new CodedError('CHECKPOINT_NOT_FOUND', `${path.resolve(side.file)} has no checkpoint "${side.checkpoint}"${side.crawlId === undefined ? '' : ` of crawl ${side.crawlId}`}: list them with crawlbench checkpoints --db ${side.file}`);
+    }
+    if (matches.length > 1) throw new CodedError('INVALID_FLAG', `Crawls ${matches.map((info) => info.crawlId).join(', ')} each have a checkpoint "${side.checkpoint}": say which with --crawl ID`);
+    return { file: matches[0]!.file, crawlId: matches[0]!.crawlId, origin: side.file };
+  });
+  const only = resolved[0];
+  if (resolved.length === 1 && only && 'origin' in only) return [only, { file: only.origin, crawlId: only.crawlId }];
+  return resolved;
 }
 
 /**

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../app/services/crawl-service';
 import { openDatabase } from '../../engine/store/sqlite/connection';
+import { createCheckpoint } from '../../engine/store/sqlite/checkpoints';
 import type { CrawlSettings } from '../../shared/types/crawl';
 import { html, sendHtml, type Handler } from '../../testweb/fixture-sites';
 import { startFixtureServer, type FixtureServer } from '../../testweb/fixture-server';
@@ -181,6 +182,40 @@ describe('crawlbench diff (issue 14 part 7)', () => {
     const counts = await crawlbenchAsync(['diff', '--db', dbFile, '--limit', '0']);
     expect(counts.stdout).toContain('3 changes:');
     expect(counts.stdout).not.toContain('title (1):');
+  });
+
+  it('compares a crawl with its own checkpoint: --checkpoint NAME against the crawl now', async () => {
+    const file = path.join(dir, 'checkpointed.db');
+    const crawlId = await crawlVersion(file, 1);
+    const db = openDatabase(file);
+    try {
+      await createCheckpoint(db, crawlId, 'v1');
+      // The same crawl fetched again from version 2: every page re-queued, then resumed.
+      version = 2;
+      const service = new CrawlService(db, {}, {});
+      service.requeue(crawlId, { refreshOlderThanMs: 0 });
+      expect((await service.resume(crawlId).done).status).toBe('finished');
+    } finally {
+      db.close();
+    }
+    const run = await crawlbenchAsync(['diff', '--db', file, '--checkpoint', 'v1', '--json']);
+    expect(run.stderr).toBe('');
+    const diff = JSON.parse(run.stdout) as DiffJson;
+    expect(diff).toMatchObject({ before: { crawlId }, after: { db: file, crawlId } });
+    expect(diff.before.db).toMatch(/crawl-1-v1\.db$/);
+    expect(diff.changes.map((change) => [change.kind, change.url])).toEqual([
+      ['status', `http://${HOST}/gone.html`],
+      ['title', `http://${HOST}/title.html`],
+      ['content', `http://${HOST}/content.html`],
+      ['new-error', `http://${HOST}/gone.html`],
+    ]);
+    // Named as either side, and refused when there is no such checkpoint.
+    const reverse = JSON.parse((await crawlbenchAsync(['diff', '--db', file, '--db', file, '--checkpoint', 'v1', '--json'])).stdout) as DiffJson;
+    expect(reverse.before.db).toBe(file);
+    expect(reverse.after.db).toMatch(/crawl-1-v1\.db$/);
+    const missing = await crawlbenchAsync(['diff', '--db', file, '--checkpoint', 'nope']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^crawlbench: CHECKPOINT_NOT_FOUND: .*no checkpoint "nope"/);
   });
 
   it('refuses bad input with one coded line and exit code 2', async () => {
