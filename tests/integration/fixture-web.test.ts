@@ -7,6 +7,7 @@ import { openDatabase } from '../../engine/store/sqlite/connection';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import { CrawlService } from '../../app/services/crawl-service';
 import { LINK_RULE_CODES, linkRuleSql } from '../../engine/store/sqlite/link-codes';
+import { unpackPageText } from '../../engine/store/sqlite/page-text-codec';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -236,6 +237,14 @@ describe('fixture web: page texts for near-duplicate diffs', () => {
     const text = kept.db.prepare(`SELECT t.text FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? AND u.url = 'http://dup.test/near-1.html'`).pluck().get(kept.crawlId) as string;
     expect(text).toHaveLength(40);
     expect(text).toMatch(/^term/);
+    // Longer texts are kept DEFLATE-packed, and read back whole.
+    const long = await crawl('dup.test', { pageTextChars: 2_000 });
+    const urlId = long.db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND url = 'http://dup.test/near-1.html'`).pluck().get(long.crawlId) as number;
+    const stored = long.db.prepare(`SELECT text FROM page_texts WHERE url_id = ?`).pluck().get(urlId) as Buffer;
+    expect(Buffer.isBuffer(stored)).toBe(true);
+    const unpacked = unpackPageText(stored);
+    expect(unpacked.startsWith(text)).toBe(true);
+    expect(stored.length).toBeLessThan(unpacked.length / 2);
     const none = await crawl('dup.test', { pageTextChars: 0 });
     expect(none.db.prepare(`SELECT COUNT(*) FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ?`).pluck().get(none.crawlId)).toBe(0);
   });

@@ -7,6 +7,7 @@ import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 import { placeholderRows } from './placeholders';
+import { packPageText } from './page-text-codec';
 
 /** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
 export const LINK_ROWS_PER_INSERT = 64;
@@ -220,9 +221,9 @@ export class CrawlRepository extends CrawlReader {
     for (; start < links.length; start += 1) this.insertLink(crawlId, links[start]!);
   }
 
-  /** Keeps a page's normalized visible text (its excerpt). */
+  /** Keeps a page's normalized visible text (its excerpt), DEFLATE-packed (page-text-codec.ts). */
   insertPageText(urlId: number, text: string): void {
-    this.insertTextStatement.run(urlId, text);
+    this.insertTextStatement.run(urlId, packPageText(text));
   }
 
   /**

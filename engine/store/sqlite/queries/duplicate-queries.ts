@@ -4,6 +4,7 @@ import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow
 import type { RowPage } from '../../../../shared/types/crawl';
 import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
 import { StatementCache } from './statement-cache';
+import { unpackPageText } from '../page-text-codec';
 
 /** One raw spelling of a URL as stored in url_aliases. */
 export interface AliasRow {
@@ -108,10 +109,11 @@ export class DuplicateQueries {
 
   /**
    * Visible text of a page when the database keeps page texts (a `page_texts(url_id, text)` table,
-   * not part of the schema yet), else null.
+   * text or DEFLATE-packed: page-text-codec.ts), else null.
    */
   pageText(urlId: number): string | null {
     if (!this.statements.hasTable('page_texts')) return null;
-    return (this.statements.get(`SELECT text FROM page_texts WHERE url_id = ?`).pluck().get(urlId) as string | undefined) ?? null;
+    const stored = this.statements.get(`SELECT text FROM page_texts WHERE url_id = ?`).pluck().get(urlId) as string | Uint8Array | undefined;
+    return stored === undefined ? null : unpackPageText(stored);
   }
 }
