@@ -387,7 +387,7 @@ export class CrawlRunner {
       return true;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      void this.abort(new CodedError('COOKIE_JAR_WRITE_FAILED', `Cannot keep the crawl's cookies (${reason}): free disk space and resume, or resume with the cookie jar off`));
+      void this.abort(new CodedError('COOKIE_JAR_WRITE_FAILED', `Cannot keep the crawl's cookies (${reason}): the crawl is interrupted; free disk space (or fix the folder), then resume`));
       return false;
     }
   }

@@ -92,4 +92,20 @@ describe('the cookie jar (issue 14 part 4)', () => {
     expect(resumed.status).not.toBe(0);
     expect(resumed.stderr).toMatch(/COOKIE_JAR_UNREADABLE: .*delete it/);
   });
+
+  it('ends the crawl interrupted, with COOKIE_JAR_WRITE_FAILED, when the jar cannot be kept; a resume then goes on', async () => {
+    const db = path.join(dir, 'unwritable.db');
+    // A folder where the jar's file goes: every write of it fails.
+    fs.mkdirSync(`${db}.cookies.json`);
+    const run = await crawlbenchAsync(['crawl', 'http://login.test/', ...base(db)]);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/COOKIE_JAR_WRITE_FAILED: Cannot keep the crawl's cookies/);
+    const reader = new BetterSqlite3(db, { readonly: true });
+    expect(reader.prepare(`SELECT status FROM crawls`).pluck().get()).toBe('interrupted');
+    reader.close();
+    fs.rmdirSync(`${db}.cookies.json`);
+    const resumed = await crawlbenchAsync(['resume', ...resolve(db), '--max-pages', '0']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(pages(db)['/']?.status).toBe(200);
+  });
 });
