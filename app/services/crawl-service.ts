@@ -6,6 +6,7 @@ import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { MAX_URL_PATTERNS } from '../../shared/url/url-patterns';
 import { CrawlRuns } from './crawl-runs';
 import { loadCookieJar, saveCookieJar } from './cookie-file';
+import { requestSecretsToResume } from './request-secrets';
 import { createCrawlIdentifier } from './url-services';
 
 /** Options every crawl of this process gets, from the command line (`--resolve`, `--closed`). */
@@ -156,14 +157,20 @@ export class CrawlService {
    * pending, everything committed stays done, and the URL-seen test skips what is known, so
    * nothing committed is fetched twice. The process's resolver options apply again; `overrides`
    * (e.g. a higher maxPages) are stored with the crawl.
+   * `runOptions.requestRules` absent, the crawl's kept request-rule secrets are sent (app/services/request-secrets.ts).
    * @throws CodedError CRAWL_NOT_FOUND, CRAWL_RUNNING, DB_BUSY (another live process crawls this
-   *   database), DISK_FULL or another storage code
+   *   database), REQUEST_SECRETS_MISSING (its request rules' secrets are not kept), DISK_FULL or
+   *   another storage code
    */
   resume(crawlId: number, overrides: Partial<CrawlSettings> = {}, runOptions: RunOptions = {}): { crawlId: number; done: Promise<CrawlSummary> } {
     if (this.running.has(crawlId)) throw new CodedError('CRAWL_RUNNING', `Crawl ${crawlId} is already running`);
     if (this.startsHeld) throw new CodedError(this.startsHeld.code, this.startsHeld.message);
     const crawl = this.repository.getCrawl(crawlId);
     const settings = effectiveSettings({ ...crawl.settings, ...overrides }, this.options);
+    // Every resume (a checkpoint's, a DUST rule's, an exclusion's) sends the kept secrets of the
+    // crawl's request rules unless the caller gives its own, and none goes on without them.
+    const requestRules = runOptions.requestRules ?? requestSecretsToResume(this.db, crawlId, settings.requestRules);
+    runOptions = { ...runOptions, ...(requestRules.length > 0 ? { requestRules } : {}) };
     this.takeLease(crawlId);
     try {
       if (Object.keys(overrides).length > 0) this.repository.updateSettings(crawlId, { ...crawl.settings, ...overrides });

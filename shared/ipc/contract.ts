@@ -3,6 +3,7 @@ import type { CrawlProgress, CrawlSettings, CrawlSummary, HostOverride, RowPage,
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../types/overview';
 import type { PageListRow } from '../types/pages';
 import type { ErrorInfo, Result } from '../types/result';
+import type { RequestRuleSecrets } from '../types/request-rules';
 import type { DustReport, ListedProposal, RekeyOutcome, RuleUndoOutcome } from '../types/dust-rules';
 import type { TrapRow, TrapState } from '../types/traps';
 import type { ChangeRow, ComparisonSummary } from '../types/comparison';
@@ -54,7 +55,7 @@ type SchemaRequests = { [C in IpcChannel]: z.infer<(typeof requestSchemas)[C]> }
 
 /** Narrows the string enums zod infers back to the project's unions. */
 interface NarrowedRequests extends Omit<SchemaRequests, 'crawl.start' | 'frontier.queryUrls' | 'duplicates.queryContentGroups'> {
-  'crawl.start': { seeds: string[]; settings?: Partial<Omit<CrawlSettings, 'scope'>> & { scope?: CrawlScope } };
+  'crawl.start': { seeds: string[]; settings?: Partial<Omit<CrawlSettings, 'scope'>> & { scope?: CrawlScope }; requestRules?: RequestRuleSecrets[] };
   'frontier.queryUrls': Omit<SchemaRequests['frontier.queryUrls'], 'state'> & { state?: UrlState };
   'duplicates.queryContentGroups': Omit<SchemaRequests['duplicates.queryContentGroups'], 'kind'> & { kind?: ContentGroupKind };
 }

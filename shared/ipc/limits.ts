@@ -3,6 +3,7 @@
  * use these constants, and browser mode's WebSocket frame limit is derived from them, so the
  * largest request the contract accepts always fits in one frame (one source of truth).
  */
+import { MAX_REQUEST_RULES_CHARS } from '../types/request-rules';
 import { MAX_URL_PATTERNS, MAX_URL_REGEX_CHARS } from '../url/url-patterns';
 
 /** Most seed URLs one `crawl.start` may carry (a pasted URL list of a large site). */
@@ -31,7 +32,8 @@ const STRING_FRAMING_BYTES = 3;
 
 /**
  * Bytes a request frame may spend besides the bounded lists below: the frame's envelope, the
- * scalar settings, host overrides (at most 1,000 of under 400 bytes) and the TLD and
+ * scalar settings, host overrides (at most 1,000 of under 400 bytes), the request rules' JSON
+ * keys and quotes (at most 100 rules of 64 headers: under 50 kB), and the TLD and
  * normalization lists, which the schemas leave unbounded (the whole Public Suffix List, the
  * largest such list a user imports, is about 0.2 MB).
  */
@@ -40,12 +42,13 @@ const OTHER_REQUEST_BYTES = 16 * 1024 * 1024;
 /**
  * Largest request frame browser mode accepts, in bytes: a `crawl.start` whose seeds total
  * {@link MAX_SEED_LIST_CHARS} code units in {@link MAX_SEEDS} strings, both domain lists and both
- * URL pattern lists (shared/url/url-patterns.ts) at their bounds, every character at up to 3
- * UTF-8 bytes, plus 16 MiB for the rest (about 84 MB in all). A bigger frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
+ * URL pattern lists (shared/url/url-patterns.ts) and its request rules' text
+ * (shared/types/request-rules.ts MAX_REQUEST_RULES_CHARS) at their bounds, every character at up to 3
+ * UTF-8 bytes, plus 16 MiB for the rest (about 87 MB in all). A bigger frame cannot be a valid request; the socket client answers it with INVALID_PAYLOAD without
  * sending it, and the server closes a socket that sends one (close code 1009, message too big).
  */
 export const MAX_REQUEST_FRAME_BYTES =
-  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS + 2 * MAX_URL_PATTERNS * MAX_URL_REGEX_CHARS) +
+  UTF8_BYTES_PER_CODE_UNIT * (MAX_SEED_LIST_CHARS + 2 * MAX_DOMAIN_LIST * MAX_HOST_CHARS + 2 * MAX_URL_PATTERNS * MAX_URL_REGEX_CHARS + MAX_REQUEST_RULES_CHARS) +
   STRING_FRAMING_BYTES * (MAX_SEEDS + 2 * MAX_DOMAIN_LIST + 2 * MAX_URL_PATTERNS) +
   OTHER_REQUEST_BYTES;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasControlCharacters } from './text-checks';
 import { MAX_DOMAIN_LIST, MAX_HOST_CHARS } from '../ipc/limits';
 import { isIpAddress, overrideHostProblem } from '../url/host-override';
-import type { RequestRule } from './request-rules';
+import { MAX_PROXY_CHARS, MAX_REQUEST_RULES, MAX_RULE_HEADERS, MAX_USERNAME_CHARS, type RequestRule } from './request-rules';
 import { validateProfile } from '../url/profiles';
 import { validateTldConfig } from '../url/tld-config';
 import { MAX_URL_PATTERNS, urlPatternProblem } from '../url/url-patterns';
@@ -92,14 +92,14 @@ export const requestRuleListSchema: z.ZodType<RequestRule[]> = z
     z
       .object({
         host: z.string().refine((host) => overrideHostProblem(host) === null, 'an exact host or *.suffix'),
-        headers: z.array(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9a-z]+$/)).max(64),
-        username: z.string().max(256).nullable(),
+        headers: z.array(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9a-z]+$/)).max(MAX_RULE_HEADERS),
+        username: z.string().max(MAX_USERNAME_CHARS).nullable(),
         cookie: z.boolean(),
-        proxy: z.string().max(2048).nullable(),
+        proxy: z.string().max(MAX_PROXY_CHARS).nullable(),
       })
       .strict(),
   )
-  .max(100) as z.ZodType<RequestRule[]>;
+  .max(MAX_REQUEST_RULES) as z.ZodType<RequestRule[]>;
 
 type Specs = { [K in keyof CrawlSettings]: Omit<CrawlSettingSpec<CrawlSettings[K]>, 'default'> };
 

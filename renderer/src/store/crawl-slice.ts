@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { OpenedCrawl } from '../../../shared/ipc/views';
 import type { CrawlProgress, CrawlSettings, CrawlSummary } from '../../../shared/types/crawl';
+import type { RequestRuleSecrets } from '../../../shared/types/request-rules';
 import type { ErrorInfo } from '../../../shared/types/result';
 import { addGrowthSample, growthSample, type GrowthSample } from '../features/crawl/frontier-growth';
 import { api } from '../ipc/client';
@@ -37,9 +38,10 @@ export interface CrawlSlice {
   starting: boolean;
   /**
    * Starts a crawl and opens it. While another crawl runs, asks first ("Start another crawl?",
-   * through `pendingStart`): false when the user declines.
+   * through `pendingStart`): false when the user declines. `requestRules` (with their secrets) go
+   * to main with the start only; nothing of them is kept in the store.
    */
-  startCrawl(seeds: string[], settings: Partial<CrawlSettings>): Promise<boolean>;
+  startCrawl(seeds: string[], settings: Partial<CrawlSettings>, requestRules?: RequestRuleSecrets[]): Promise<boolean>;
   pauseCrawl(): Promise<void>;
   resumeCrawl(crawlId?: number): Promise<boolean>;
   /** Stops the open crawl, running or paused. */
@@ -65,7 +67,7 @@ export const createCrawlSlice: StateCreator<Store, [], [], CrawlSlice> = (set, g
   pendingStart: null,
   crawlError: null,
   starting: false,
-  async startCrawl(seeds, settings) {
+  async startCrawl(seeds, settings, requestRules) {
     const runningCrawlIds = Object.values(get().liveCrawls)
       .filter((progress) => progress.status === 'running')
       .map((progress) => progress.crawlId);
@@ -75,7 +77,7 @@ export const createCrawlSlice: StateCreator<Store, [], [], CrawlSlice> = (set, g
       if (!confirmed) return false;
     }
     set({ starting: true, crawlError: null });
-    const result = await api['crawl.start']({ seeds, settings });
+    const result = await api['crawl.start']({ seeds, settings, ...(requestRules && requestRules.length > 0 ? { requestRules } : {}) });
     if (!result.ok) {
       set({ starting: false, crawlError: result.error });
       return false;

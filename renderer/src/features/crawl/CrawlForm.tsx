@@ -19,6 +19,8 @@ import {
   type FormSetting,
 } from './settings-form';
 import { UrlListImport } from './UrlListImport';
+import { RequestRulesEditor } from './request-rules-editor';
+import { readRuleRows, type RequestRuleRow } from './request-rules-form';
 
 const SCOPE_LABELS: Record<string, string> = { host: 'host', domain: 'registrable domain', directory: 'directory', any: 'any' };
 const SITEMAP_LABELS: Record<string, string> = { auto: 'robots.txt Sitemap: lines and /sitemap.xml', off: 'off' };
@@ -64,7 +66,9 @@ function focusStatus(): void {
 /**
  * Seed entry, the collapsible "Crawl settings" (every setting, grouped, each naming its
  * `crawlbench crawl` flag, with the CLI's defaults; remembered across reloads, with "Reset to
- * defaults") and the Start / Pause / Resume / Stop buttons. Ctrl+Enter (Cmd+Enter) in the seed box starts.
+ * defaults"), the collapsible "Request settings per host" (headers, cookie, Basic auth, proxy:
+ * secrets, so never remembered, sent with the start and then forgotten; the open crawl's shown
+ * masked) and the Start / Pause / Resume / Stop buttons. Ctrl+Enter (Cmd+Enter) in the seed box starts.
  */
 export function CrawlForm() {
   const { info, starting, crawlError, progress, opened } = useStore(
@@ -76,7 +80,11 @@ export function CrawlForm() {
   const stopCrawl = useStore((s) => s.stopCrawl);
   const [values, setValues] = useState<CrawlFormValues | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
+  // Request rules with their secrets: in this component's state only (never remembered), until the start sends them.
+  const [ruleRows, setRuleRows] = useState<RequestRuleRow[]>([]);
+  const [showRuleErrors, setShowRuleErrors] = useState(false);
   const details = useRef<HTMLDetailsElement>(null);
+  const rulesDetails = useRef<HTMLDetailsElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   // The app's effective defaults (saved Settings included); the command line's overrides apply
@@ -98,18 +106,29 @@ export function CrawlForm() {
   const serverField = crawlError ? FIELD_OF_CODE[crawlError.code] : undefined;
   const fieldError = (field: CrawlFormField) => errors[field] ?? (serverField === field ? crawlError?.message : undefined);
   const invalid = (field: CrawlFormField) => (fieldError(field) ? true : undefined);
+  const rules = useMemo(() => readRuleRows(ruleRows), [ruleRows]);
+  const sentRules = opened?.summary.settings.requestRules ?? [];
 
   const onStart = async (event: React.FormEvent) => {
     event.preventDefault();
     if (running) return;
     const read = readCrawlForm(form);
-    if (!read.ok) {
-      setErrors(read.errors);
-      if (Object.keys(read.errors).some((field) => field !== 'seeds') && details.current) details.current.open = true;
+    if (!read.ok || !rules.ok) {
+      setErrors(read.ok ? {} : read.errors);
+      if (!read.ok && Object.keys(read.errors).some((field) => field !== 'seeds') && details.current) details.current.open = true;
+      if (!rules.ok) {
+        setShowRuleErrors(true);
+        if (rulesDetails.current) rulesDetails.current.open = true;
+      }
       return;
     }
     setErrors({});
-    if (await startCrawl(read.seeds, read.settings)) focusStatus();
+    if (await startCrawl(read.seeds, read.settings, rules.rules)) {
+      // Sent and kept by main: the form lets go of the secrets (and the page holds none of them).
+      setRuleRows([]);
+      setShowRuleErrors(false);
+      focusStatus();
+    }
   };
 
   const onReset = () => {
@@ -207,6 +226,20 @@ export function CrawlForm() {
         <button type="button" onClick={onReset} disabled={!defaults}>
           Reset to defaults
         </button>
+      </details>
+      <details className="settings" ref={rulesDetails}>
+        <summary>
+          Request settings per host
+          {ruleRows.length > 0 ? ` (${ruleRows.length} rule${ruleRows.length === 1 ? '' : 's'})` : ''}
+          {ruleRows.length === 0 && sentRules.length > 0 ? ` (crawl #${opened?.summary.id} sends ${sentRules.length === 1 ? 'one rule' : `${sentRules.length} rules`}, masked)` : ''}
+        </summary>
+        <RequestRulesEditor
+          rows={ruleRows}
+          onChange={setRuleRows}
+          error={rules.ok ? null : rules.error}
+          showErrors={showRuleErrors}
+          sent={opened ? { crawlId: opened.summary.id, rules: sentRules } : null}
+        />
       </details>
       <div className="buttons">
         <button type="submit" disabled={running}>

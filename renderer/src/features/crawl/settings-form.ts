@@ -7,8 +7,9 @@ import { hasControlCharacters, settingBounds, settingFromText, validateSetting, 
  * Every crawl setting the crawl form edits: all of them but the normalization profile and the TLD
  * configuration, which the Settings view edits (with their own editors) and which reach the form
  * through the app's effective defaults, and the request rules, whose secrets must not travel in
- * crawl settings (the CLI's --header/--auth/--cookie/--proxy keep them beside the database; the
- * app has no secret store yet).
+ * crawl settings nor be remembered: the form's "Request settings per host" (request-rules-editor.tsx)
+ * sends them beside the settings, as `crawl.start`'s `requestRules`, and main keeps them beside the
+ * database as the CLI's --header/--auth/--cookie/--proxy do.
  */
 export type FormSettingKey = Exclude<keyof CrawlSettings, 'normalizationProfile' | 'tld' | 'requestRules'>;
 
