@@ -49,6 +49,11 @@ export interface ResultCommitterOptions {
   onWindowCommitted(): void;
   /** A commit failed (e.g. DISK_FULL): the run cannot go on. */
   onError(error: Error): void;
+  /**
+   * Called before each batch is written: state that must be durable no later than the pages of
+   * the batch (the cookie jar their answers set) is written here. A throw fails the batch (onError).
+   */
+  beforeWrite?(): void;
   /** Longest time a finished fetch waits before its commit, ms. @default 500 */
   commitIntervalMs?: number;
   /** The crawl's trap guard (engine/traps): screens every page's links and counts its content; absent when trapGuard is off. */
@@ -159,6 +164,7 @@ export class ResultCommitter {
   /** One batch, one call to the store. */
   private async write(entries: readonly Buffered[]): Promise<void> {
     try {
+      this.options.beforeWrite?.();
       const batch = this.batchOf(entries);
       const result = await this.options.stores.writer.commit(batch);
       if (result.seen) this.learn(batch.candidates ?? [], result.seen);

@@ -77,9 +77,9 @@ export interface CrawlRunnerOptions {
   /**
    * Where the crawl's cookie jar is kept between runs, when settings.cookieJar is on (issue 14
    * part 4): its state from the last run (CrawlCookieJar.serialize; null: empty), and a write of
-   * its state, called at most once a second while cookies change and at the run's end. A failed
-   * write ends the run (interrupted) as a failed store write does. Absent: the jar lives in this
-   * run's memory only.
+   * its state, called before each commit batch when cookies changed since the last (so a page is
+   * never committed before the cookies its answer set). A failed write ends the run (interrupted)
+   * as a failed store write does. Absent: the jar lives in this run's memory only.
    */
   cookies?: { serialized: string | null; persist: (serialized: string) => void };
 }
@@ -142,6 +142,9 @@ export class CrawlRunner {
       onDuplicates: (count) => this.meter.countDuplicate(count),
       onWindowCommitted: () => this.scheduler.pump(),
       onError: (error) => void this.abort(error),
+      // A page's cookies are kept before the page is committed: a resume after a crash never lacks
+      // the session cookie of a login it will not fetch again.
+      ...(this.cookies ? { beforeWrite: () => this.persistCookies() } : {}),
       ...(options.commitIntervalMs !== undefined ? { commitIntervalMs: options.commitIntervalMs } : {}),
       ...(this.traps ? { traps: this.traps } : {}),
     });
@@ -223,10 +226,7 @@ export class CrawlRunner {
       this.failedRun = reject;
     });
     this.progressTimer = setInterval(() => this.reportProgress(false), this.options.progressIntervalMs ?? 250);
-    this.housekeepingTimer = setInterval(() => {
-      this.options.listener?.onHousekeeping?.(this.housekeeping());
-      this.persistCookies();
-    }, 1000);
+    this.housekeepingTimer = setInterval(() => this.options.listener?.onHousekeeping?.(this.housekeeping()), 1000);
     this.scheduler.start(this.cookies ? withCookies(pool, this.cookies) : pool);
     return done;
   }
@@ -379,16 +379,14 @@ export class CrawlRunner {
 
   /**
    * Writes the cookie jar where the caller keeps it, when it changed.
-   * @returns false when the write failed: the run is then aborted with COOKIE_JAR_WRITE_FAILED
+   * @throws CodedError COOKIE_JAR_WRITE_FAILED when the write failed (the committer then aborts the run)
    */
-  private persistCookies(): boolean {
+  private persistCookies(): void {
     try {
       this.cookies?.persistIfChanged();
-      return true;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      void this.abort(new CodedError('COOKIE_JAR_WRITE_FAILED', `Cannot keep the crawl's cookies (${reason}): the crawl is interrupted; free disk space (or fix the folder), then resume`));
-      return false;
+      throw new CodedError('COOKIE_JAR_WRITE_FAILED', `Cannot keep the crawl's cookies (${reason}): the crawl is interrupted; free disk space (or fix the folder), then resume`);
     }
   }
 
@@ -419,8 +417,6 @@ export class CrawlRunner {
     // A failed last commit aborts the run (clearing `finished`): nothing more to do here.
     await this.committer.commit();
     await this.options.warc?.flush();
-    // The jar as the last committed page left it; a failed write aborts the run (clearing `finished`).
-    if (!this.persistCookies()) return;
     const resolve = this.finished;
     const reject = this.failedRun;
     if (!resolve || !reject) return;
