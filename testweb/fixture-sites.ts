@@ -22,6 +22,18 @@ const robotsTxt = (text: string, status = 200): Handler => (_req, res) => {
   res.end(text);
 };
 
+/** login.test's pages behind its login: 403 unless the request carries the session cookie its /login set. */
+const signedIn =
+  (content: string): Handler =>
+  (req, res) => {
+    if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end('sign in first');
+      return;
+    }
+    sendHtml(res, content);
+  };
+
 let bomb: Buffer | null = null;
 /**
  * 200 MB of zeros as gzip (about 200 KB on the wire): one compressed 1 MiB member repeated 200
@@ -279,22 +291,8 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
       res.writeHead(302, { location: '/account/', 'set-cookie': ['sid=s-42; Path=/; HttpOnly; SameSite=Lax', 'seen=1; Path=/prefs/'] });
       res.end();
     },
-    '/account/': (req, res) => {
-      if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
-        res.writeHead(403, { 'content-type': 'text/plain' });
-        res.end('sign in first');
-        return;
-      }
-      sendHtml(res, html('Account', '<a href="/account/orders.html">orders</a> <a href="/prefs/">preferences</a>'));
-    },
-    '/account/orders.html': (req, res) => {
-      if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
-        res.writeHead(403, { 'content-type': 'text/plain' });
-        res.end('sign in first');
-        return;
-      }
-      sendHtml(res, html('Orders', '<p>two orders</p>'));
-    },
+    '/account/': signedIn(html('Account', '<a href="/account/orders.html">orders</a> <a href="/prefs/">preferences</a>')),
+    '/account/orders.html': signedIn(html('Orders', '<p>two orders</p>')),
     // Names the cookies it got (not their values) in its title, so a test sees which reach /prefs/.
     '/prefs/': (req, res) => {
       const names = (req.headers.cookie ?? '').split(';').map((pair) => pair.split('=')[0]!.trim()).filter((name) => name !== '');

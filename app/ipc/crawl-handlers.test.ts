@@ -10,10 +10,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { maskRequestRules, type RequestRuleSecrets } from '../../shared/types/request-rules';
-import type { Result } from '../../shared/types/result';
 import { startFixtureServer } from '../../testweb/fixture-server';
 import { createAppServices, type AppServices } from '../services/app-services';
 import { saveRequestSecrets, secretsFileOf } from '../services/request-secrets';
+import { value, settled } from '../../tests/support/app-services';
 
 let dir: string;
 let dbPath: string;
@@ -35,18 +35,7 @@ function start(file = dbPath): AppServices {
   return services;
 }
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
-}
 
-async function settled(services: AppServices, crawlId: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (services.crawls.isRunning(crawlId)) {
-    if (Date.now() > deadline) throw new Error(`crawl ${crawlId} still running`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const GOOD: RequestRuleSecrets = { host: 'private.test', headers: { 'X-Api-Key': 'k-123' }, auth: { username: 'crawler', password: 's3cret pass' }, cookie: 'session=letmein', proxy: 'http://proxyuser:proxy-pw@127.0.0.1:3128' };
 const SECRETS = ['s3cret pass', 'letmein', 'k-123', 'proxy-pw'];

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../shared/types/result';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { procStartOf } from '../../engine/store/sqlite/crawl-lease';
 import { insertCrawl } from '../../engine/store/sqlite/queries/test-rows';
 import { createAppServices, type AppServices } from './app-services';
+import { value, settled } from '../../tests/support/app-services';
 
 let dir: string;
 let dbPath: string;
@@ -28,19 +28,7 @@ function start(): AppServices {
   return services;
 }
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
-}
 
-/** Polls until the crawl is no longer running in this process. */
-async function settled(services: AppServices, crawlId: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (services.crawls.isRunning(crawlId)) {
-    if (Date.now() > deadline) throw new Error(`crawl ${crawlId} still running`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A crawl left `running` by a process that died: 2 pages done, 1 pending, 1 in flight. */
 function seedDeadCrawl(): number {

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CrawlOverview, SiteTreeChildren, UrlAncestry } from '../../shared/types/overview';
-import type { Result } from '../../shared/types/result';
 import { openDatabase } from '../../engine/store/sqlite/connection';
 import { insertOverviewCrawl } from '../../engine/store/sqlite/queries/overview-fixture';
 import { createAppServices, type AppServices } from './app-services';
 import { OverviewService } from './overview-service';
+import { value } from '../../tests/support/app-services';
 
 let dir: string;
 let services: AppServices;
@@ -29,11 +29,6 @@ afterEach(async () => {
   await services.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
-}
 
 describe('overview.get, siteTree.children, urls.ancestry over IPC', () => {
   it('answers from the open database', async () => {
