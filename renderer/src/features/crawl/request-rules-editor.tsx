@@ -63,20 +63,7 @@ export function RequestRulesEditor({ rows, onChange, error, showErrors, sent }: 
           <fieldset key={row.key} className="settings-group" aria-label={`Request rule ${index + 1}`} onBlur={() => touch(row.key)}>
             <legend>Rule {index + 1}</legend>
             <div className="settings-grid">
-              <label htmlFor={id('host')}>Host pattern</label>
-              <div className="field">
-                <input
-                  id={id('host')}
-                  value={row.host}
-                  onChange={(event) => replace(index, { host: event.target.value })}
-                  placeholder="example.com, or *.example.com for every host under it"
-                  aria-invalid={errorAt(index, 'host') ? true : undefined}
-                  aria-describedby={errorAt(index, 'host') ? `${id('host')}-error` : undefined}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-                <FieldError id={`${id('host')}-error`} message={errorAt(index, 'host')} />
-              </div>
+              <RuleInput id={id('host')} label="Host pattern" value={row.host} onChange={(host) => replace(index, { host })} error={errorAt(index, 'host')} placeholder="example.com, or *.example.com for every host under it" />
               <span className="label">Headers</span>
               <div className="field" role="group" aria-label={`Headers of rule ${index + 1}`}>
                 {row.headers.map((header, headerIndex) => (
@@ -112,59 +99,10 @@ export function RequestRulesEditor({ rows, onChange, error, showErrors, sent }: 
                 </div>
                 <FieldError id={`${id('headers')}-error`} message={headersError} />
               </div>
-              <label htmlFor={id('cookie')}>Cookie</label>
-              <div className="field">
-                <input
-                  id={id('cookie')}
-                  value={row.cookie}
-                  onChange={(event) => replace(index, { cookie: event.target.value })}
-                  placeholder="session=abc; lang=en"
-                  aria-invalid={errorAt(index, 'cookie') ? true : undefined}
-                  aria-describedby={errorAt(index, 'cookie') ? `${id('cookie')}-error` : undefined}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-                <FieldError id={`${id('cookie')}-error`} message={errorAt(index, 'cookie')} />
-              </div>
-              <label htmlFor={id('username')}>Basic auth user</label>
-              <div className="field">
-                <input
-                  id={id('username')}
-                  value={row.username}
-                  onChange={(event) => replace(index, { username: event.target.value })}
-                  aria-invalid={errorAt(index, 'auth') ? true : undefined}
-                  aria-describedby={errorAt(index, 'auth') ? `${id('auth')}-error` : undefined}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              </div>
-              <label htmlFor={id('password')}>Basic auth password</label>
-              <div className="field">
-                <input
-                  id={id('password')}
-                  type="password"
-                  value={row.password}
-                  onChange={(event) => replace(index, { password: event.target.value })}
-                  aria-invalid={errorAt(index, 'auth') ? true : undefined}
-                  aria-describedby={errorAt(index, 'auth') ? `${id('auth')}-error` : undefined}
-                  autoComplete="new-password"
-                />
-                <FieldError id={`${id('auth')}-error`} message={errorAt(index, 'auth')} />
-              </div>
-              <label htmlFor={id('proxy')}>Proxy URL</label>
-              <div className="field">
-                <input
-                  id={id('proxy')}
-                  value={row.proxy}
-                  onChange={(event) => replace(index, { proxy: event.target.value })}
-                  placeholder="http://proxy.example:3128 or http://user:password@proxy.example:3128"
-                  aria-invalid={errorAt(index, 'proxy') ? true : undefined}
-                  aria-describedby={errorAt(index, 'proxy') ? `${id('proxy')}-error` : undefined}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-                <FieldError id={`${id('proxy')}-error`} message={errorAt(index, 'proxy')} />
-              </div>
+              <RuleInput id={id('cookie')} label="Cookie" value={row.cookie} onChange={(cookie) => replace(index, { cookie })} error={errorAt(index, 'cookie')} placeholder="session=abc; lang=en" />
+              <RuleInput id={id('username')} label="Basic auth user" value={row.username} onChange={(username) => replace(index, { username })} error={errorAt(index, 'auth')} errorId={`${id('auth')}-error`} errorShownElsewhere />
+              <RuleInput id={id('password')} label="Basic auth password" password value={row.password} onChange={(password) => replace(index, { password })} error={errorAt(index, 'auth')} errorId={`${id('auth')}-error`} />
+              <RuleInput id={id('proxy')} label="Proxy URL" value={row.proxy} onChange={(proxy) => replace(index, { proxy })} error={errorAt(index, 'proxy')} placeholder="http://proxy.example:3128 or http://user:password@proxy.example:3128" />
             </div>
             <div className="buttons">
               <button type="button" onClick={() => onChange(rows.filter((_, i) => i !== index))} aria-label={`Remove rule ${index + 1}`}>
@@ -192,5 +130,45 @@ export function RequestRulesEditor({ rows, onChange, error, showErrors, sent }: 
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The props of {@link RuleInput}. */
+interface RuleInputProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  /** The field's problem, when it has one now. */
+  error: string | undefined;
+  /** The id of the element that says the problem. @default `${id}-error` */
+  errorId?: string;
+  placeholder?: string;
+  /** A secret: typed hidden, never offered by the browser's autofill of saved passwords. */
+  password?: boolean;
+  /** The problem is said under another field (the Basic auth user's, under the password). */
+  errorShownElsewhere?: boolean;
+}
+
+/** One labelled text field of a rule, with its problem under it. */
+function RuleInput({ id, label, value, onChange, error, errorId = `${id}-error`, placeholder, password = false, errorShownElsewhere = false }: RuleInputProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <div className="field">
+        <input
+          id={id}
+          type={password ? 'password' : undefined}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          placeholder={placeholder}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          autoComplete={password ? 'new-password' : 'off'}
+          spellCheck={false}
+        />
+        {errorShownElsewhere ? null : <FieldError id={errorId} message={error} />}
+      </div>
+    </>
   );
 }
