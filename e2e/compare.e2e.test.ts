@@ -144,7 +144,7 @@ describe('Compare view (issue 14 part 7)', () => {
 describe('extracted columns and re-running extractors (issue 14 part 2)', () => {
   it('shows a column per extractor after a crawl, and a re-run of edited extractors updates it with the progress bar reaching 100%', async () => {
     await openTab(tab, 'Crawl');
-    await tab.locator('details.settings').evaluate((details) => details.setAttribute('open', ''));
+    await tab.getByTestId('crawl-settings').evaluate((details) => details.setAttribute('open', ''));
     await tab.getByLabel('Custom extractors').fill('price=css:.price');
     await crawlToEnd(['http://products.test/'], 3);
 

@@ -36,7 +36,7 @@ export async function startCrawl(page: Page, seeds: string[], options: { trapGua
   await openTab(page, 'Crawl');
   if (options.trapGuard === false) {
     // An endless fixture (trap.test) meant to run until stopped: the trap guard would hold it.
-    await page.locator('details.settings').evaluate((details) => details.setAttribute('open', ''));
+    await page.getByTestId('crawl-settings').evaluate((details) => details.setAttribute('open', ''));
     await page.getByLabel('Hold suspected crawler traps').setChecked(false);
   }
   await page.getByRole('textbox', { name: 'Seed URL' }).fill(seeds.join('\n'));

@@ -206,7 +206,7 @@ export function CrawlForm() {
         <UrlListImport onImport={(urls) => update({ ...form, seeds: urls.join('\n'), crawlMode: 'list' })} />
       </div>
       {field(MODE_SETTING)}
-      <details className="settings" ref={details}>
+      <details className="settings" ref={details} data-testid="crawl-settings">
         <summary>Crawl settings</summary>
         <p className="hint">
           Each setting names its <code>crawlbench crawl</code> flag and starts at the same default. The normalization profile and the TLD lists are in the Settings view.
