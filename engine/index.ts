@@ -60,6 +60,7 @@ export { OverviewQueries } from './store/sqlite/queries/overview-queries';
 export { SiteTreeQueries, type SiteTreeQuery } from './store/sqlite/queries/site-tree-queries';
 
 /** Running a crawl: the scheduler over the frontier and the worker pool, its listener and housekeeping counters. */
+export { limitHeapGrowth, CRAWL_HEAP_GROWING_PERCENT } from './schedule/heap-growth';
 export { CrawlRunner, validateSeeds, type CrawlListener, type CrawlRunnerOptions, type HousekeepingStats } from './schedule/crawl-runner';
 
 /** The storage ports a crawl runs on (store/ports.ts), and their SQLite implementation for one crawl. */

@@ -5,7 +5,7 @@ import { CRAWL_MODES, CRAWL_SCOPES, DEFAULT_CRAWL_SETTINGS, RENDER_MODES, SITEMA
 import { settingBounds, validateSetting } from '../../shared/types/crawl-settings';
 import { parseExtractor } from '../../shared/types/extraction';
 import { CodedError } from '../../shared/types/result';
-import { openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
+import { limitHeapGrowth, openDatabase, parseHostOverride, type HousekeepingStats } from '../../engine';
 import { CrawlService } from '../../app/services/crawl-service';
 import { EXIT_SIGNAL, failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
 import { trapStopSignals } from '../signals';
@@ -92,6 +92,8 @@ export const resolverFlags = {
  * @returns 0, or 2 for a malformed URL or flag, an unwritable db, or a seed that could not be fetched
  */
 export async function crawlCommand(argv: string[], io: CommandIo): Promise<number> {
+  // This process crawls: heap headroom near the live set (engine/schedule/heap-growth.ts).
+  limitHeapGrowth();
   let parsed;
   try {
     parsed = parseArgs({

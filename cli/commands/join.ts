@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseHostOverride } from '../../engine';
+import { limitHeapGrowth, parseHostOverride } from '../../engine';
 import { CodedError } from '../../shared/types/result';
 import { parseStoreArg } from '../store-arg';
 import { failLine, failWith, intFlag, parseErrorLine, settingFlag, type CommandIo } from '../io';
@@ -23,6 +23,8 @@ export const JOIN_USAGE = `Usage: crawlbench join --store postgres://USER@HOST:P
  * @returns 0; 2 for a bad flag or no running crawl (NO_RUNNING_CRAWL); 3 when the store failed; 130/143 on a signal
  */
 export async function joinCommand(argv: string[], io: CommandIo): Promise<number> {
+  // This process crawls: heap headroom near the live set (engine/schedule/heap-growth.ts).
+  limitHeapGrowth();
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, store: { type: 'string' }, crawl: { type: 'string' }, threads: { type: 'string' }, 'lease-ms': { type: 'string' }, json: { type: 'boolean' } } }));

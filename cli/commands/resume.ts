@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CodedError } from '../../shared/types/result';
-import { listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, CrawlReader, parseHostOverride } from '../../engine';
+import { limitHeapGrowth, listCheckpoints, recordCheckpoints, restoreCheckpoint, openDatabase, CrawlLease, CrawlReader, parseHostOverride } from '../../engine';
 import { closeLiveWarc, openLiveWarc, type LiveWarc } from '../live-warc';
 import { hasRequestFlags, requestRuleFlags, requestRulesFromFlags } from '../request-flags';
 import { loadRequestSecrets, saveRequestSecrets, secretsFileOf } from '../../app/services/request-secrets';
@@ -30,6 +30,8 @@ export const RESUME_USAGE = `Usage: crawlbench resume --db FILE [--crawl ID] [--
  *   Crawlbench database or is busy; 3 when storage interrupted the crawl; 130/143 on SIGINT/SIGTERM
  */
 export async function resumeCommand(argv: string[], io: CommandIo): Promise<number> {
+  // This process crawls: heap headroom near the live set (engine/schedule/heap-growth.ts).
+  limitHeapGrowth();
   let values;
   try {
     ({ values } = parseArgs({

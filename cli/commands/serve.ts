@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseHostOverride, createParentFolder } from '../../engine';
+import { createParentFolder, limitHeapGrowth, parseHostOverride } from '../../engine';
 import { startBrowserServer } from '../../server/browser-server';
 import { createAppServices } from '../../app/services/app-services';
 import { appRoot } from '../../app/services/resources';
@@ -31,6 +31,8 @@ export function defaultDatabasePath(): string {
  * @returns 0 after a signal; 2 for a bad flag or a database it cannot open (NOT_A_CRAWL_DB, …)
  */
 export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
+  // This process crawls: heap headroom near the live set (engine/schedule/heap-growth.ts).
+  limitHeapGrowth();
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { ...resolverFlags, db: { type: 'string' }, store: { type: 'string' }, crawl: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' }, token: { type: 'string' }, chromium: { type: 'string' } } }));

@@ -7,13 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserWindow } from 'electron';
 import { app, shell } from 'electron';
-import { parseHostOverride, createParentFolder, ELECTRON_NATIVE_BINDING } from '../../engine';
+import { parseHostOverride, createParentFolder, ELECTRON_NATIVE_BINDING, limitHeapGrowth } from '../../engine';
 import { registerElectronIpc } from './electron-ipc';
 import { createAppServices, type AppServices } from '../../app/services/app-services';
 import { appRoot } from '../../app/services/resources';
 import { createMainWindow } from './window';
 
 const outDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// Heap headroom near the live set while crawls run here (engine/schedule/heap-growth.ts).
+limitHeapGrowth();
 
 /** `--resolve host=ip:port` (repeatable) and `--closed`, as the CLI takes them. */
 function resolverArgs(argv: readonly string[]): { hostOverrides: ReturnType<typeof parseHostOverride>[]; closedResolver: boolean } {
