@@ -6,6 +6,7 @@ import type { RequestRuleSecrets } from '../../shared/types/request-rules';
 import { MAX_URL_PATTERNS } from '../../shared/url/url-patterns';
 import { CrawlRuns } from './crawl-runs';
 import { loadCookieJar, saveCookieJar } from './cookie-file';
+import { hasDatabaseFile } from './private-json-file';
 import { requestSecretsToResume } from './request-secrets';
 import { createCrawlIdentifier } from './url-services';
 
@@ -254,7 +255,7 @@ export class CrawlService {
    * jar then lives in memory).
    */
   private cookieKeeping(crawlId: number, settings: CrawlSettings, fresh: boolean): CrawlRunnerOptions['cookies'] {
-    if (!settings.cookieJar || this.db.memory || this.db.name === ':memory:') return undefined;
+    if (!settings.cookieJar || !hasDatabaseFile(this.db)) return undefined;
     const dbFile = this.db.name;
     return { serialized: fresh ? null : loadCookieJar(dbFile, crawlId), persist: (serialized) => saveCookieJar(dbFile, crawlId, serialized) };
   }

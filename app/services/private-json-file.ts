@@ -6,6 +6,19 @@
 import fs from 'node:fs';
 import { CodedError } from '../../shared/types/result';
 
+/** The side of a database connection that says where its secrets can be kept (better-sqlite3's `name` and `memory`). */
+export interface SecretsDatabase {
+  /** The file the connection opened (`:memory:` or '' for a memory or temporary database). */
+  readonly name: string;
+  /** True for a memory database, which has no file to keep secrets beside. */
+  readonly memory: boolean;
+}
+
+/** True when `db` is a file beside which secrets files are kept (not `:memory:`, not a temporary database). */
+export function hasDatabaseFile(db: SecretsDatabase): boolean {
+  return !db.memory && db.name !== ':memory:' && db.name !== '';
+}
+
 /**
  * The object in `file`, {} when the file is missing.
  * @throws CodedError `code` when the file cannot be read or is not a JSON object; the message ends with `hint` (what to do)

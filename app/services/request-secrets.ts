@@ -5,7 +5,7 @@
  * reads them back; delete the file to forget them (the crawl then asks for them again).
  */
 import path from 'node:path';
-import { readPrivateJson, writePrivateJson } from './private-json-file';
+import { hasDatabaseFile, readPrivateJson, writePrivateJson, type SecretsDatabase } from './private-json-file';
 import { missingSecrets, type RequestRule, type RequestRuleSecrets } from '../../shared/types/request-rules';
 import { CodedError } from '../../shared/types/result';
 
@@ -38,21 +38,8 @@ export function saveRequestSecrets(dbFile: string, crawlId: number, rules: reado
   writePrivateJson(file, all);
 }
 
-/** The side of a database connection that says where its secrets can be kept (better-sqlite3's `name` and `memory`). */
-export interface SecretsDatabase {
-  /** The file the connection opened (`:memory:` or '' for a memory database). */
-  readonly name: string;
-  /** True for a memory (or temporary) database, which has no file to keep secrets beside. */
-  readonly memory: boolean;
-}
-
 /** Memory databases' rules, by connection, then crawl id: they live as long as the connection, never on disk. */
 const inMemory = new WeakMap<SecretsDatabase, Map<number, RequestRuleSecrets[]>>();
-
-/** True when `db` has a file beside which secrets are kept ({@link secretsFileOf}). */
-function onFile(db: SecretsDatabase): boolean {
-  return !db.memory && db.name !== ':memory:' && db.name !== '';
-}
 
 /**
  * Keeps crawl `crawlId`'s rules with their secrets for a later resume: in `<db>.secrets.json`
@@ -61,7 +48,7 @@ function onFile(db: SecretsDatabase): boolean {
  * @throws CodedError REQUEST_SECRETS_UNREADABLE when the secrets file is not one; the file system's error when it cannot be written
  */
 export function keepRequestSecrets(db: SecretsDatabase, crawlId: number, rules: readonly RequestRuleSecrets[]): void {
-  if (onFile(db)) return saveRequestSecrets(db.name, crawlId, rules);
+  if (hasDatabaseFile(db)) return saveRequestSecrets(db.name, crawlId, rules);
   let kept = inMemory.get(db);
   if (!kept) inMemory.set(db, (kept = new Map()));
   if (rules.length === 0) kept.delete(crawlId);
@@ -73,7 +60,7 @@ export function keepRequestSecrets(db: SecretsDatabase, crawlId: number, rules: 
  * @throws CodedError REQUEST_SECRETS_UNREADABLE
  */
 export function keptRequestSecrets(db: SecretsDatabase, crawlId: number): RequestRuleSecrets[] {
-  if (onFile(db)) return loadRequestSecrets(db.name, crawlId);
+  if (hasDatabaseFile(db)) return loadRequestSecrets(db.name, crawlId);
   return [...(inMemory.get(db)?.get(crawlId) ?? [])];
 }
 
@@ -90,7 +77,7 @@ export function requestSecretsToResume(db: SecretsDatabase, crawlId: number, mas
   const kept = keptRequestSecrets(db, crawlId);
   const missing = missingSecrets(masked, kept);
   if (missing.length > 0) {
-    const where = onFile(db) ? `in ${secretsFileOf(db.name)}` : 'kept (the database is in memory: they lived only in the process that started the crawl)';
+    const where = hasDatabaseFile(db) ? `in ${secretsFileOf(db.name)}` : 'kept (the database is in memory: they lived only in the process that started the crawl)';
     throw new CodedError(
       'REQUEST_SECRETS_MISSING',
       `Crawl ${crawlId} sends request settings (headers, cookie, Basic auth or proxy) for ${missing.map((rule) => rule.host).join(', ')} whose secrets are not ${where}: it is not resumed without them; start a new crawl with them, or resume it with crawlbench resume and the --header/--auth/--cookie/--proxy flags`,
