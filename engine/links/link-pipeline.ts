@@ -274,7 +274,11 @@ export class LinkPipeline {
       target = { parts, identity: null, refusal: 'protocol' };
     } else {
       const identity = this.options.identify(key);
-      target = identity.ok ? { parts, identity: { ...identity.value, url: fetchUrl }, refusal: null } : { parts, identity: null, refusal: 'invalid-url' };
+      if (identity.ok) {
+        // One string for equal ones: most links are in normal form already (linkTargetBytes counts it once).
+        const normalized = identity.value.normalized === fetchUrl ? fetchUrl : identity.value.normalized;
+        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null };
+      } else target = { parts, identity: null, refusal: 'invalid-url' };
     }
     this.linkTargets.set(key, target);
     return target;

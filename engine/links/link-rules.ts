@@ -40,20 +40,25 @@ export function linkParts(href: string): LinkParts {
   const protocol = href.slice(0, colon + 1);
   if (href.startsWith('//', colon + 1)) {
     const authorityStart = colon + 3;
-    let end = href.length;
-    for (const mark of ['/', '?', '#']) {
-      const at = href.indexOf(mark, authorityStart);
-      if (at !== -1 && at < end) end = at;
-    }
+    // The authority ends at the first '/', '?' or '#' (no array or split: this runs on every link-target cache miss).
+    let end = href.indexOf('/', authorityStart);
+    if (end === -1) end = href.length;
+    const query = href.indexOf('?', authorityStart);
+    if (query !== -1 && query < end) end = query;
+    const fragment = href.indexOf('#', authorityStart);
+    if (fragment !== -1 && fragment < end) end = fragment;
     const authority = href.slice(authorityStart, end);
     const at = authority.lastIndexOf('@');
     const hostPort = at === -1 ? authority : authority.slice(at + 1);
-    const hostname = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.split(':')[0]!;
+    const portColon = hostPort.indexOf(':');
+    const hostname = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : portColon === -1 ? hostPort : hostPort.slice(0, portColon);
     const hash = href.indexOf('#', end);
     const rest = href.slice(end, hash === -1 ? href.length : hash);
     const question = rest.indexOf('?');
     const pathname = question === -1 ? rest : rest.slice(0, question);
-    return { protocol, hostname, origin: `${protocol}//${hostPort}`, pathname: pathname === '' ? '/' : pathname, search: question === -1 || question === rest.length - 1 ? '' : rest.slice(question) };
+    // Without userinfo the origin is the URL's start (a slice, not a new string per cached target).
+    const origin = at === -1 ? href.slice(0, end) : `${protocol}//${hostPort}`;
+    return { protocol, hostname, origin, pathname: pathname === '' ? '/' : pathname, search: question === -1 || question === rest.length - 1 ? '' : rest.slice(question) };
   }
   return { protocol, hostname: '', origin: 'null', pathname: href.slice(colon + 1), search: '' };
 }
