@@ -140,6 +140,19 @@ describe('wildcard host overrides (issue 15 part 6)', () => {
     expect(match('WWW.Example.TEST')).toBe(a);
     const v6 = { host: '::1', address: '127.0.0.1' };
     expect(hostOverrideMatcher([v6])('[::1]')).toBe(v6);
+    expect(hostOverrideMatcher([v6])('::1')).toBe(v6);
+    expect(hostOverrideMatcher([{ host: '[::1]', address: '127.0.0.1' }])('::1')).not.toBeNull();
+    expect(hostOverrideMatcher([v6, a])('[::1]')).toBe(v6);
     expect(hostOverrideMatcher([])('a.test')).toBeNull();
+  });
+
+  it('answers a host asked again as the first time, past the hosts it remembers too', () => {
+    const many = hostOverrideMatcher([a, b]);
+    for (let i = 0; i < 10_000; i += 1) expect(many(`h${i}.example.test`)).toBe(a);
+    expect(many('h1.deep.example.test')).toBe(b);
+    expect(many('h1.deep.example.test')).toBe(b);
+    expect(many('H1.DEEP.example.test')).toBe(b);
+    expect(many('other.test')).toBeNull();
+    expect(many('other.test')).toBeNull();
   });
 });

@@ -35,8 +35,17 @@ export function overrideHostProblem(host: string): string | null {
 
 /** Lowercase, IPv6 brackets dropped: the form hosts are matched in (URL.hostname brackets IPv6). */
 function matchableHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '');
+  const lower = host.toLowerCase();
+  const opens = lower.charCodeAt(0) === 0x5b; // [
+  const closes = lower.charCodeAt(lower.length - 1) === 0x5d; // ]
+  return opens || closes ? lower.slice(opens ? 1 : 0, closes ? Math.max(opens ? 1 : 0, lower.length - 1) : lower.length) : lower;
 }
+
+/**
+ * Hosts a matcher remembers its answer for (it is asked once per link and per fetch, mostly for
+ * the same few hosts); past this many it forgets them all and starts again.
+ */
+const MATCHED_HOSTS_KEPT = 4096;
 
 /**
  * Compiles overrides into the one matcher the resolver and the `host-not-mapped` link rule share.
@@ -64,7 +73,7 @@ export function hostPatternMatcher<T extends { host: string }>(entries: readonly
     if (host.startsWith('*.')) bySuffix.set(host.slice(2), entry);
     else exact.set(host, entry);
   }
-  return (hostname) => {
+  const match = (hostname: string): T | null => {
     const host = matchableHost(hostname);
     const found = exact.get(host);
     if (found) return found;
@@ -75,6 +84,17 @@ export function hostPatternMatcher<T extends { host: string }>(entries: readonly
       if (wildcard) return wildcard;
     }
     return null;
+  };
+  if (bySuffix.size === 0) return match;
+  const matched = new Map<string, T | null>();
+  return (hostname) => {
+    let entry = matched.get(hostname);
+    if (entry === undefined) {
+      entry = match(hostname);
+      if (matched.size >= MATCHED_HOSTS_KEPT) matched.clear();
+      matched.set(hostname, entry);
+    }
+    return entry;
   };
 }
 
