@@ -381,7 +381,8 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/js-only-1.html': page('JS only 1', '<p>Reached through a script-inserted link.</p><a href="/">home</a>'),
     '/js-only-2.html': page('JS only 2', '<p>Reached through a script-inserted link too.</p>'),
     '/js-only-3.html': page('JS only 3', '<p>Reached through a link built from fetched JSON.</p>'),
-    '/loop.html': page('Loop', '<p>Never finishes.</p><script>while (true) {}</script><a href="/after-loop.html">after</a>'),
+    // Its render fails (RENDER_TIMEOUT); the cookie its answer set is kept all the same.
+    '/loop.html': (_req, res) => sendHtml(res, html('Loop', '<p>Never finishes.</p><script>while (true) {}</script><a href="/after-loop.html">after</a>'), 200, { 'set-cookie': 'visit=loop-1; Path=/' }),
     '/after-loop.html': page('After loop', '<p>Linked from the looping page.</p>'),
     '/static.html': page('Static', `<p>${PROSE}</p><p>${PROSE}</p><a href="/">home</a><script src="/static-probe.js"></script>`),
     '/static-probe.js': (_req, res) => {

@@ -346,6 +346,11 @@ export class CrawlRunner {
       this.cookies?.store(message.result.finalUrl, message.result.setCookies);
       delete message.result.setCookies;
     }
+    // A page fetch follows no redirect: the answer that failed to parse or render came from url.url.
+    if (message.type === 'failed' && message.setCookies) {
+      this.cookies?.store(url.url, message.setCookies);
+      delete message.setCookies;
+    }
     const nowMs = this.now();
     const settled = settle(url, message, nowMs, this.options.settings, this.gate.crawlDelayMs(url.host));
     // The host's slot and politeness delay do not wait for the commit: the fetch is over.

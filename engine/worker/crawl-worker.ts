@@ -12,6 +12,7 @@ import { fetchRecords } from '../warc/warc-records';
 import { CompiledExtractors } from '../extract/extractors';
 import { storedBody } from '../bodies/stored-body';
 import { fetchSitemap } from '../fetch/sitemap-fetch';
+import { packLinks } from './link-wire';
 import type { FromWorker, PageResult, RobotsResult, ToWorker, WorkerInit } from './protocol';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../robots/robots';
 import { politenessDelayMs } from '../schedule/politeness';
@@ -43,6 +44,8 @@ const fetcher = new Fetcher({
 });
 
 const post = (message: FromWorker): void => port.postMessage(message);
+/** Answers with a page: its links packed for the structured clone (link-wire.ts). */
+const postPage = (seq: number, urlId: number, result: PageResult): void => post({ type: 'page', seq, urlId, result: { ...result, links: packLinks(result.links) } });
 /** The crawl's extractors, compiled once (the crawl's start checked they compile). */
 const extractors = CompiledExtractors.compile(init.settings.extractors ?? []);
 const extract = extractors.empty ? {} : { extract: (html: string) => extractors.run(html) };
@@ -99,23 +102,25 @@ async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise
     post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: outcome.error, fetchMs: outcome.fetchMs });
     return;
   }
+  // Kept with a failure too: a login answer whose page cannot be parsed or rendered still set its cookies.
+  const setCookies = init.settings.cookieJar && outcome.setCookies.length > 0 ? { setCookies: outcome.setCookies } : {};
   let result: PageResult;
   try {
     result = processFetch(outcome, { excerptChars: init.settings.pageTextChars, maxUrlLength: init.settings.maxUrlLength, ...extract });
     if (init.settings.storeBodies && outcome.redirect === null && outcome.body.length > 0) result.body = storedBody(outcome.body, outcome.truncated, init.settings.maxStoredBodyBytes);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs });
+    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'PARSE_FAILED', message: reason }, fetchMs: outcome.fetchMs, ...setCookies });
     return;
   }
-  if (init.settings.cookieJar && outcome.setCookies.length > 0) result.setCookies = outcome.setCookies;
+  Object.assign(result, setCookies);
   const renderError = await maybeRender(outcome, result);
   if (renderError !== null) {
-    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: renderError, fetchMs: outcome.fetchMs });
+    post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: renderError, fetchMs: outcome.fetchMs, ...setCookies });
     return;
   }
   if (!init.warc) {
-    post({ type: 'page', seq: message.seq, urlId: message.urlId, result });
+    postPage(message.seq, message.urlId, result);
     return;
   }
   // The fetch as archived; a record that cannot be built (warcio refused it) leaves the page unarchived, never lost.
@@ -124,8 +129,8 @@ async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise
     { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated },
     { gzip: init.warc.gzip },
   ).then(
-    ({ bytes, payloadDigest }) => post({ type: 'page', seq: message.seq, urlId: message.urlId, result: { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } } }),
-    () => post({ type: 'page', seq: message.seq, urlId: message.urlId, result }),
+    ({ bytes, payloadDigest }) => postPage(message.seq, message.urlId, { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } }),
+    () => postPage(message.seq, message.urlId, result),
   );
 }
 

@@ -7,6 +7,7 @@ import type { StoredBody } from '../bodies/stored-body';
 import type { ExtractedValue } from '../../shared/types/extraction';
 import type { RenderRecord } from '../render/render-record';
 import type { RequestRuleSecrets } from '../../shared/types/request-rules';
+import type { PackedLinks } from './link-wire';
 
 /**
  * Every element a link can come from (seed 004's link patterns, extended), `redirect`: the
@@ -225,10 +226,24 @@ export interface PageContent {
   excerpt: string;
 }
 
-/** Worker → scheduler. */
+/** A page result as a worker posts it: its links packed (link-wire.ts), the rest as it is. */
+export type PageResultOnWire = Omit<PageResult, 'links'> & { links: PackedLinks };
+
+/** Worker → scheduler (a page's links packed: the pool unpacks them, worker-pool.ts PoolMessage). */
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'page'; seq: number; urlId: number; result: PageResult }
+  | { type: 'page'; seq: number; urlId: number; result: PageResultOnWire }
   | { type: 'robots'; seq: number; urlId: number; result: RobotsResult }
   | { type: 'sitemap'; seq: number; urlId: number; result: SitemapResult }
-  | { type: 'failed'; seq: number; urlId: number; error: ErrorInfo; fetchMs: number };
+  | {
+      type: 'failed';
+      seq: number;
+      urlId: number;
+      error: ErrorInfo;
+      fetchMs: number;
+      /**
+       * The answer's Set-Cookie headers when it came but its parse or render failed (the crawl keeps
+       * a cookie jar and there were any): the server set them all the same (PageResult.setCookies).
+       */
+      setCookies?: string[];
+    };

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FetchPurpose, FromWorker, ToWorker, WorkerInit } from './protocol';
+import { unpackLinks } from './link-wire';
+import type { FetchPurpose, FromWorker, PageResult, ToWorker, WorkerInit } from './protocol';
 
 /** A fetch task as the scheduler hands it out. */
 export interface FetchTask {
@@ -13,8 +14,8 @@ export interface FetchTask {
   cookie?: string;
 }
 
-/** Replies from workers, plus a synthetic failure when a worker dies with tasks in flight. */
-export type PoolMessage = Exclude<FromWorker, { type: 'ready' }>;
+/** Replies from workers (a page's links unpacked), plus a synthetic failure when a worker dies with tasks in flight. */
+export type PoolMessage = Exclude<FromWorker, { type: 'ready' | 'page' }> | { type: 'page'; seq: number; urlId: number; result: PageResult };
 
 interface PoolWorker {
   worker: Worker;
@@ -131,7 +132,18 @@ export class WorkerPool {
         return;
       }
       entry.inFlight.delete(message.seq);
-      this.onMessage(message);
+      if (message.type !== 'page') {
+        this.onMessage(message);
+        return;
+      }
+      let links: PageResult['links'];
+      try {
+        links = unpackLinks(message.result.links);
+      } catch (error) {
+        this.onMessage({ type: 'failed', seq: message.seq, urlId: message.urlId, error: { code: 'WORKER_PROTOCOL', message: error instanceof Error ? error.message : String(error) }, fetchMs: message.result.fetchMs });
+        return;
+      }
+      this.onMessage({ ...message, result: { ...message.result, links } });
     });
     const onDeath = (reason: string): void => {
       markFailed(new Error(`Crawl worker failed to start: ${reason}`));

@@ -68,6 +68,8 @@ describe.skipIf(!hasChromium)('JavaScript rendering (issue 14 part 3)', () => {
       const failed = db.prepare(`SELECT url, error_code AS code FROM urls WHERE state = 'error'`).all() as { url: string; code: string }[];
       expect(failed).toEqual([{ url: 'http://spa.test/loop.html', code: 'RENDER_TIMEOUT' }]);
       expect(summary.errors).toBe(1);
+      // Its answer's Set-Cookie is in the crawl's jar all the same: the server set it.
+      expect(fs.readFileSync(`${db.name}.cookies.json`, 'utf8')).toContain('loop-1');
       expect(summary.seconds).toBeLessThan(3 + 20);
 
       // Render records: the shell rendered (its app root), the static page with plenty of text not.
