@@ -16,7 +16,7 @@ import { ParamExplosionDetector } from './param-explosion';
 import { PathDepthDetector } from './path-depth';
 import { repeatedSegments } from './repeated-segments';
 import type { TrapSuspicion } from './suspicion';
-import { CHAIN_CACHE_LIMITS, DEFAULT_TRAP_THRESHOLDS, type TrapThresholds } from './thresholds';
+import { CHAIN_CACHE_LIMITS, DEFAULT_TRAP_THRESHOLDS, SCREENED_CACHE_LIMITS, type TrapThresholds } from './thresholds';
 import { urlShape, urlTemplate, type UrlShape } from './url-shape';
 
 export type { TrapSuspicion } from './suspicion';
@@ -60,7 +60,7 @@ export class TrapGuard {
    * the URLs it keeps making up, so a repeat costs one lookup instead of the detectors' work
    * (a 7% slower docs crawl before this). Bounded like the detectors' chains.
    */
-  private readonly screened = new BoundedCache<true>(CHAIN_CACHE_LIMITS);
+  private readonly screened = new BoundedCache<true>(SCREENED_CACHE_LIMITS);
 
   /**
    * @param known traps stored by earlier runs of the crawl (suspected and excluded ones hold their
