@@ -24,14 +24,14 @@ const robotsTxt = (text: string, status = 200): Handler => (_req, res) => {
 
 /** login.test's pages behind its login: 403 unless the request carries the session cookie its /login set. */
 const signedIn =
-  (content: string): Handler =>
+  (content: string, contentType = 'text/html; charset=utf-8'): Handler =>
   (req, res) => {
     if (!/(^|;\s*)sid=s-42(;|$)/.test(req.headers.cookie ?? '')) {
       res.writeHead(403, { 'content-type': 'text/plain' });
       res.end('sign in first');
       return;
     }
-    sendHtml(res, content);
+    sendHtml(res, content, 200, { 'content-type': contentType });
   };
 
 let bomb: Buffer | null = null;
@@ -299,6 +299,22 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
       sendHtml(res, html(`Prefs ${names.sort().join(',') || 'none'}`, '<p>preferences</p>'));
     },
     '/elsewhere.html': (_req, res) => sendHtml(res, html('Elsewhere', '<p>hi</p>'), 200, { 'set-cookie': 'evil=1; Domain=example.org; Path=/' }),
+    // An app shell (not linked from /) whose script asks /api/me.json, behind the login, for the
+    // members' page to link: rendered with the session cookie, the link appears (render.test.ts).
+    '/app.html': page('Members app', '<div id="app"></div><script src="/app-me.js"></script>'),
+    '/app-me.js': (_req, res) => {
+      const body = `fetch('/api/me.json').then(function (r) { return r.ok ? r.json() : null; }).then(function (me) {
+  if (!me) return;
+  var a = document.createElement('a');
+  a.href = me.home;
+  a.textContent = 'members';
+  document.getElementById('app').appendChild(a);
+});`;
+      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(body.length) });
+      res.end(body);
+    },
+    '/api/me.json': signedIn(JSON.stringify({ home: '/members-only.html' }), 'application/json'),
+    '/members-only.html': signedIn(html('Members only', '<p>for members</p>')),
   },
   // Issue 14 (custom extraction): product pages with a visible price, schema.org JSON-LD (one in an
   // @graph) and one in microdata only; a page that is not a product.

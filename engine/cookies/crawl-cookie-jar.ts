@@ -93,6 +93,22 @@ export class CrawlCookieJar {
   }
 
   /**
+   * The cookies the jar would send to `url`'s host at any path (RFC 6265 §5.4's domain, secure and
+   * expiry tests without the path test), as a JSON array of tough-cookie's serialized cookies: what
+   * a rendered page's subresource requests are sent (engine/render/page-cookies.ts). Null when none.
+   */
+  siteCookies(url: string): string | null {
+    if (this.count === 0) return null;
+    let cookies: Cookie[];
+    try {
+      cookies = this.jar.getCookiesSync(url, { allPaths: true });
+    } catch {
+      return null;
+    }
+    return cookies.length === 0 ? null : JSON.stringify(cookies.map((cookie) => cookie.toJSON()));
+  }
+
+  /**
    * Stores the Set-Cookie headers of the response to `url` (RFC 6265 §5.3); headers the rules
    * refuse, malformed or too long ones are ignored and counted. Past {@link MAX_COOKIES} the least
    * recently used cookies are dropped.

@@ -26,6 +26,8 @@ export interface RenderInput {
   body: Buffer;
   /** The page's render budget, ms (CrawlSettings.renderTimeoutMs). */
   budgetMs: number;
+  /** The Cookie header of each request the page makes (page-cookies.ts); absent: none is sent. */
+  cookieHeader?: (url: string) => string | null;
 }
 
 /** A link of the rendered DOM: `<a href>` / `<area href>` resolved by the browser, with its text and rel. */
@@ -128,7 +130,8 @@ export async function renderPage(browser: RenderBrowser, gate: SubresourceGate, 
               try {
                 const url = request.url();
                 const hash = url.indexOf('#');
-                const answer = await gate.request(hash < 0 ? url : url.slice(0, hash));
+                const target = hash < 0 ? url : url.slice(0, hash);
+                const answer = await gate.request(target, input.cookieHeader?.(target) ?? null);
                 if (!live) {
                   await route.abort('blockedbyclient');
                   return;

@@ -91,6 +91,27 @@ describe('SubresourceGate: every allowed request through the resolver, robots.tx
     expect(web.log).toHaveLength(2);
   });
 
+  it('sends a request its cookie (never robots.txt), and reuses an answer only for the same cookie', async () => {
+    const web = fakeWeb({ 'http://a.test/api/me.json': [200, '{}'] }, ['a.test']);
+    const cookies: (string | undefined)[] = [];
+    const gate = new SubresourceGate({
+      ...web,
+      fetch: async (url, options) => {
+        cookies.push(options?.cookie);
+        return web.fetch(url);
+      },
+      userAgent: 'Crawlbench/0.1',
+      obeyRobots: true,
+      politeness,
+    });
+    await gate.request('http://a.test/api/me.json');
+    await gate.request('http://a.test/api/me.json', 'sid=s-1');
+    await gate.request('http://a.test/api/me.json', 'sid=s-1');
+    await gate.request('http://a.test/api/me.json');
+    expect(web.log.map((entry) => entry.url)).toEqual(['http://a.test/robots.txt', 'http://a.test/api/me.json', 'http://a.test/api/me.json']);
+    expect(cookies).toEqual([undefined, undefined, 'sid=s-1']);
+  });
+
   it('reads robots.txt as RFC 9309 says: 4xx allows all, 5xx disallows all; --no-robots asks none', async () => {
     const web = fakeWeb({ 'http://b.test/robots.txt': [503, ''], 'http://b.test/x.js': [200, 'x'], 'http://c.test/x.js': [200, 'x'] }, ['b.test', 'c.test']);
     const gate = new SubresourceGate({ ...web, userAgent: 'Crawlbench/0.1', obeyRobots: true, politeness });

@@ -95,8 +95,8 @@ export type GateAnswer =
   | { kind: 'failed'; code: string; message: string };
 
 export interface SubresourceGateOptions {
-  /** The worker's own fetcher (its resolver, closed mode, request rules and body cap). */
-  fetch(url: string, options?: { followRedirects?: boolean }): Promise<FetchOutcome>;
+  /** The worker's own fetcher (its resolver, closed mode, request rules and body cap); `cookie` is the request's Cookie header. */
+  fetch(url: string, options?: { followRedirects?: boolean; cookie?: string }): Promise<FetchOutcome>;
   /** The worker's resolver: throws for a host closed mode refuses (HOST_NOT_MAPPED), before anything is asked. */
   resolve(hostname: string): Promise<unknown>;
   /** The crawl's user agent (robots.txt groups are matched against its product token). */
@@ -177,20 +177,25 @@ export class SubresourceGate {
   }
 
   /**
-   * Fetches `url` for a rendered page, or says why not.
+   * Fetches `url` for a rendered page, or says why not. A cached answer, or one being fetched for
+   * another page, is shared only by requests with the same cookie (a script's API answers
+   * differently before and after a login).
    * @param url an absolute http(s) URL without fragment
+   * @param cookie the request's Cookie header (page-cookies.ts), null for none; never sent with robots.txt
    */
-  async request(url: string): Promise<GateAnswer> {
-    const cached = this.cache.get(url);
+  async request(url: string, cookie: string | null = null): Promise<GateAnswer> {
+    const key = cookie === null ? url : `${url}\n${cookie}`;
+    const cached = this.cache.get(key);
     if (cached) return { kind: 'fetched', ...cached };
-    const running = this.inFlight.get(url);
+    const running = this.inFlight.get(key);
     if (running) return running;
-    const answer = this.fetchThroughGate(url).finally(() => this.inFlight.delete(url));
-    this.inFlight.set(url, answer);
+    const answer = this.fetchThroughGate(url, cookie, key).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, answer);
     return answer;
   }
 
-  private async fetchThroughGate(url: string): Promise<GateAnswer> {
+  /** `key`: the URL (and cookie) the answer is cached under. */
+  private async fetchThroughGate(url: string, cookie: string | null, key: string): Promise<GateAnswer> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -206,12 +211,12 @@ export class SubresourceGate {
       const robots = await this.robotsOf(parsed.origin, parsed.host);
       if (robots === 'disallow-all' || (robots !== 'allow-all' && !robots.isAllowed(url, this.options.userAgent))) return { kind: 'blocked', reason: 'robots' };
     }
-    const outcome = await this.politely(parsed.host, () => this.options.fetch(url));
+    const outcome = await this.politely(parsed.host, () => this.options.fetch(url, cookie === null ? {} : { cookie }));
     if (!outcome.ok) return { kind: 'failed', code: outcome.error.code, message: outcome.error.message };
     const headers = browserHeaders(outcome.responseHeadersJson, outcome.contentType);
     if (outcome.redirect !== null && outcome.redirect.location !== null) headers['location'] = outcome.redirect.location;
     const answer: CachedAnswer = { status: outcome.status, headers, body: outcome.body };
-    if (outcome.status >= 200 && outcome.status < 300 && outcome.body.length <= 2 * 1024 * 1024) this.cache.set(url, answer);
+    if (outcome.status >= 200 && outcome.status < 300 && outcome.body.length <= 2 * 1024 * 1024) this.cache.set(key, answer);
     return { kind: 'fetched', ...answer };
   }
 

@@ -227,7 +227,7 @@ export class CrawlRunner {
     });
     this.progressTimer = setInterval(() => this.reportProgress(false), this.options.progressIntervalMs ?? 250);
     this.housekeepingTimer = setInterval(() => this.options.listener?.onHousekeeping?.(this.housekeeping()), 1000);
-    this.scheduler.start(this.cookies ? withCookies(pool, this.cookies) : pool);
+    this.scheduler.start(this.cookies ? withCookies(pool, this.cookies, (this.options.settings.render ?? 'off') !== 'off') : pool);
     return done;
   }
 
@@ -448,15 +448,18 @@ export class CrawlRunner {
 
 /**
  * The pool as the scheduler sees it, each page fetch carrying the cookie jar's Cookie header for
- * its URL (robots.txt and sitemap fetches carry none).
+ * its URL, and in a crawl that renders the jar's cookies for its host (for the rendering's own
+ * requests: engine/render/page-cookies.ts); robots.txt and sitemap fetches carry none.
  */
-function withCookies(pool: TaskPool, jar: CrawlCookieJar): TaskPool {
+function withCookies(pool: TaskPool, jar: CrawlCookieJar, renders: boolean): TaskPool {
   return {
     freeSlots: () => pool.freeSlots(),
     inFlight: () => pool.inFlight(),
     dispatch: (task: FetchTask) => {
-      const cookie = task.purpose === 'page' ? jar.cookieHeader(task.url) : null;
-      return pool.dispatch(cookie === null ? task : { ...task, cookie });
+      if (task.purpose !== 'page') return pool.dispatch(task);
+      const cookie = jar.cookieHeader(task.url);
+      const siteCookies = renders ? jar.siteCookies(task.url) : null;
+      return pool.dispatch({ ...task, ...(cookie === null ? {} : { cookie }), ...(siteCookies === null ? {} : { siteCookies }) });
     },
   };
 }

@@ -22,6 +22,7 @@ import { RenderBrowser } from '../render/browser-pool';
 import { browserHeaders, SubresourceGate } from '../render/request-router';
 import { renderPage } from '../render/render-page';
 import { addRenderedLinks } from '../render/rendered-links';
+import { pageCookieHeaders } from '../render/page-cookies';
 import { renderRecord } from '../render/render-record';
 import type { FetchedResponse } from '../fetch/fetcher';
 
@@ -78,7 +79,7 @@ const renderer =
  * @returns null when done (or not rendered); the render's error (RENDER_TIMEOUT, RENDER_FAILED,
  *   RENDER_UNAVAILABLE) when it failed: the URL then fails with it, alone
  */
-async function maybeRender(outcome: FetchedResponse, result: PageResult): Promise<Extract<FromWorker, { type: 'failed' }>['error'] | null> {
+async function maybeRender(outcome: FetchedResponse, result: PageResult, siteCookies: string | undefined): Promise<Extract<FromWorker, { type: 'failed' }>['error'] | null> {
   if (!renderer || !renderable(outcome)) return null;
   const reason = renderReason(renderMode, outcome.body.toString('latin1'), result.wordCount);
   if (reason === null) return null;
@@ -88,6 +89,7 @@ async function maybeRender(outcome: FetchedResponse, result: PageResult): Promis
     headers: browserHeaders(outcome.responseHeadersJson, outcome.contentType),
     body: outcome.body,
     budgetMs: init.settings.renderTimeoutMs ?? 10_000,
+    cookieHeader: pageCookieHeaders(siteCookies),
   });
   if (!rendered.ok) return rendered.error;
   const added = addRenderedLinks(result, rendered.links, init.settings.maxUrlLength);
@@ -114,7 +116,7 @@ async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise
     return;
   }
   Object.assign(result, setCookies);
-  const renderError = await maybeRender(outcome, result);
+  const renderError = await maybeRender(outcome, result, message.siteCookies);
   if (renderError !== null) {
     post({ type: 'failed', seq: message.seq, urlId: message.urlId, error: renderError, fetchMs: outcome.fetchMs, ...setCookies });
     return;

@@ -98,6 +98,11 @@ export type ToWorker =
       purpose: FetchPurpose;
       /** The crawl's cookie jar's Cookie header for `url` (a page fetch, when the jar has cookies for it). */
       cookie?: string;
+      /**
+       * The jar's cookies for `url`'s host at any path (CrawlCookieJar.siteCookies, JSON), for the
+       * requests of the page's rendering (engine/render/page-cookies.ts); only when the crawl renders.
+       */
+      siteCookies?: string;
     }
   | { type: 'shutdown' };
 

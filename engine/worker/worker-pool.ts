@@ -12,6 +12,8 @@ export interface FetchTask {
   purpose: FetchPurpose;
   /** The Cookie header of the crawl's cookie jar for `url`, when it has one (page fetches). */
   cookie?: string;
+  /** The jar's cookies for `url`'s host, for its rendering's requests (ToWorker `siteCookies`). */
+  siteCookies?: string;
 }
 
 /** Replies from workers (a page's links unpacked), plus a synthetic failure when a worker dies with tasks in flight. */
@@ -91,7 +93,15 @@ export class WorkerPool {
     if (!target || target.inFlight.size >= this.init.concurrency) throw new Error('WorkerPool.dispatch: no free slot');
     this.seq += 1;
     target.inFlight.set(this.seq, task);
-    const message: ToWorker = { type: 'fetch', seq: this.seq, urlId: task.urlId, url: task.url, purpose: task.purpose, ...(task.cookie === undefined ? {} : { cookie: task.cookie }) };
+    const message: ToWorker = {
+      type: 'fetch',
+      seq: this.seq,
+      urlId: task.urlId,
+      url: task.url,
+      purpose: task.purpose,
+      ...(task.cookie === undefined ? {} : { cookie: task.cookie }),
+      ...(task.siteCookies === undefined ? {} : { siteCookies: task.siteCookies }),
+    };
     target.worker.postMessage(message);
     return this.seq;
   }

@@ -109,6 +109,27 @@ describe.skipIf(!hasChromium)('JavaScript rendering (issue 14 part 3)', () => {
     }
   });
 
+  it("a rendered page's own requests carry the crawl's cookies: the members' API answers, and the link its script adds is crawled", async () => {
+    const file = path.join(dir, 'cookies.db');
+    // One request at a time to the host, seeds in order: the login's cookie is in the jar before the app renders.
+    const run = await crawlbenchAsync([
+      'crawl', 'http://login.test/login', 'http://login.test/app.html', '--db', file, '--resolve', `login.test=127.0.0.1:${server.port}`, '--closed', '--json',
+      '--delay-factor', '0', '--sitemaps', 'off', '--per-host', '1', '--render', 'auto', '--render-timeout-ms', '5000',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    const db = new Database(file, { readonly: true });
+    try {
+      const rendered = db
+        .prepare(`SELECT t.url FROM links l JOIN urls f ON f.id = l.from_url_id JOIN urls t ON t.id = l.to_url_id WHERE l.kind = 7 AND f.url = 'http://login.test/app.html'`)
+        .pluck()
+        .all();
+      expect(rendered).toEqual(['http://login.test/members-only.html']);
+      expect(db.prepare(`SELECT http_status FROM urls WHERE url = 'http://login.test/members-only.html'`).pluck().get()).toBe(200);
+    } finally {
+      db.close();
+    }
+  });
+
   it('--render off finds none of the script-only links', async () => {
     const { db, requests } = await crawl('off', []);
     try {
