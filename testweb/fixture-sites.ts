@@ -17,6 +17,11 @@ const redirect = (location: string, status = 301): Handler => (_req, res) => {
   res.end();
 };
 const page = (title: string, body: string, head = ''): Handler => (_req, res) => sendHtml(res, html(title, body, head));
+/** A script served as application/javascript. */
+const script = (body: string): Handler => (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+};
 const robotsTxt = (text: string, status = 200): Handler => (_req, res) => {
   res.writeHead(status, { 'content-type': 'text/plain' });
   res.end(text);
@@ -302,17 +307,15 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     // An app shell (not linked from /) whose script asks /api/me.json, behind the login, for the
     // members' page to link: rendered with the session cookie, the link appears (render.test.ts).
     '/app.html': page('Members app', '<div id="app"></div><script src="/app-me.js"></script>'),
-    '/app-me.js': (_req, res) => {
-      const body = `fetch('/api/me.json').then(function (r) { return r.ok ? r.json() : null; }).then(function (me) {
+    '/app-me.js': script(
+      `fetch('/api/me.json').then(function (r) { return r.ok ? r.json() : null; }).then(function (me) {
   if (!me) return;
   var a = document.createElement('a');
   a.href = me.home;
   a.textContent = 'members';
   document.getElementById('app').appendChild(a);
-});`;
-      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(body.length) });
-      res.end(body);
-    },
+});`,
+    ),
     '/api/me.json': signedIn(JSON.stringify({ home: '/members-only.html' }), 'application/json'),
     '/members-only.html': signedIn(html('Members only', '<p>for members</p>')),
   },
@@ -360,8 +363,8 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
       'App shell',
       '<div id="app"></div><noscript>Please enable JavaScript.</noscript><a href="/static.html">static</a> <a href="/loop.html">loop</a><script src="/app.js"></script>',
     ),
-    '/app.js': (_req, res) => {
-      const body = `(function () {
+    '/app.js': script(
+      `(function () {
   var app = document.getElementById('app');
   app.innerHTML = '<h1>Catalogue</h1><p>Rendered by a script.</p><a href="/js-only-1.html">first</a> <a href="/js-only-2.html#top">second</a> <a href="/static.html">static again</a>';
   var img = document.createElement('img');
@@ -376,10 +379,8 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
   fetch('/api/more.json').then(function (r) { return r.json(); }).then(function (data) {
     var a = document.createElement('a'); a.href = data.next; a.textContent = 'from api'; app.appendChild(a);
   });
-})();`;
-      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(Buffer.byteLength(body)) });
-      res.end(body);
-    },
+})();`,
+    ),
     '/api/more.json': (_req, res) => {
       const body = JSON.stringify({ next: '/js-only-3.html' });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
@@ -401,11 +402,7 @@ export const FIXTURE_SITES: Record<string, Record<string, Handler>> = {
     '/loop.html': (_req, res) => sendHtml(res, html('Loop', '<p>Never finishes.</p><script>while (true) {}</script><a href="/after-loop.html">after</a>'), 200, { 'set-cookie': 'visit=loop-1; Path=/' }),
     '/after-loop.html': page('After loop', '<p>Linked from the looping page.</p>'),
     '/static.html': page('Static', `<p>${PROSE}</p><p>${PROSE}</p><a href="/">home</a><script src="/static-probe.js"></script>`),
-    '/static-probe.js': (_req, res) => {
-      const body = 'document.title = "rendered";';
-      res.writeHead(200, { 'content-type': 'application/javascript', 'content-length': String(body.length) });
-      res.end(body);
-    },
+    '/static-probe.js': script('document.title = "rendered";'),
   },
   'files.test': {
     '/': page('Files', '<a href="/report.pdf">report</a> <a href="/slides.pdf">slides</a> <a href="/notes.html">notes</a> <a href="/archive.zip">archive</a>'),

@@ -52,8 +52,8 @@ export function linkParts(href: string): LinkParts {
     const hostPort = at === -1 ? authority : authority.slice(at + 1);
     const portColon = hostPort.indexOf(':');
     const hostname = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : portColon === -1 ? hostPort : hostPort.slice(0, portColon);
-    const hash = href.indexOf('#', end);
-    const rest = href.slice(end, hash === -1 ? href.length : hash);
+    // No '#' lies before `end`, so the first one from the authority on is the fragment's.
+    const rest = href.slice(end, fragment === -1 ? href.length : fragment);
     const question = rest.indexOf('?');
     const pathname = question === -1 ? rest : rest.slice(0, question);
     // Without userinfo the origin is the URL's start (a slice, not a new string per cached target).

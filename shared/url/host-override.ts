@@ -38,7 +38,7 @@ function matchableHost(host: string): string {
   const lower = host.toLowerCase();
   const opens = lower.charCodeAt(0) === 0x5b; // [
   const closes = lower.charCodeAt(lower.length - 1) === 0x5d; // ]
-  return opens || closes ? lower.slice(opens ? 1 : 0, closes ? Math.max(opens ? 1 : 0, lower.length - 1) : lower.length) : lower;
+  return opens || closes ? lower.slice(opens ? 1 : 0, closes ? -1 : undefined) : lower;
 }
 
 /**
