@@ -112,6 +112,16 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
     }
   });
 
+  it('textSketch leaves the ASCII path for any code unit above 0x7f, Latin-1 and lone surrogates included', () => {
+    // One-byte strings in V8 (é, ÿ) and a lone surrogate are one UTF-16 unit but several UTF-8 bytes.
+    for (const text of ['Caf\u00e9 au lait noir sucr\u00e9', 'one two three \u00ff four five', 'alpha \ud800 beta gamma delta', 'x'.repeat(70_000) + ' \u00e9t\u00e9 one two three']) {
+      const words_ = textWords(text);
+      const sketch = textSketch(text)!;
+      expect(sketch.normalized).toBe(words_.join(' '));
+      expect(Array.from(sketch.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+    }
+  });
+
   it('textSketch of a text shorter than one shingle hashes the whole text as one shingle', () => {
     expect(Array.from(textSketch('Two words')!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(['two', 'words']))));
     expect(textSketch(' ,.; ')).toBeNull();
