@@ -1,8 +1,9 @@
 /** The content-seen test in SQLite: exact fingerprints and MinHash near-duplicates, grouped and stored. */
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
-import { PendingBands } from './pending-bands';
+import { PENDING_BAND_ROWS, PendingBands } from './pending-bands';
 import type { PageContent } from '../../worker/protocol';
+import { BandIndex, BAND_INDEX_MAX_BYTES } from '../../dedupe/band-index';
 import { BucketFilter } from '../../dedupe/bucket-filter';
 import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
 import {
@@ -36,11 +37,15 @@ export class ContentDedupe {
   private readonly storedBuckets = new BucketFilter();
   /** Band rows not yet in `minhash_bands`, written sorted when enough wait (pending-bands.ts). */
   private readonly pending: PendingBands;
+  /** The rows of `minhash_bands` in memory while they fit (band-index.ts): probes answered without a seek. */
+  private readonly stored: BandIndex;
 
+  /** @param bandIndexBytes bytes the in-memory band rows may take (band-index.ts); 0 probes the table only */
   constructor(
     db: WritableDB,
     private readonly crawlId: number,
     private readonly options: ContentDedupeOptions,
+    bandIndexBytes = BAND_INDEX_MAX_BYTES,
   ) {
     this.byFingerprint = db.prepare(`SELECT url_id FROM pages WHERE crawl_id = ? AND fingerprint = ? AND url_id != ? ORDER BY url_id LIMIT 1`).pluck();
     this.exactGroup = db.prepare(`SELECT id FROM content_groups WHERE crawl_id = ? AND kind = 'exact' AND fingerprint = ?`).pluck();
@@ -52,13 +57,22 @@ export class ContentDedupe {
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
     );
     this.pending = new PendingBands(db, crawlId);
-    // A resumed crawl's stored buckets (one range of the table's key: about 1.6M rows at 100,000 pages).
+    this.stored = new BandIndex(bandIndexBytes);
+    // A resumed crawl's stored buckets (one range of the table's key, in key order: about 1.6M rows at 100,000 pages).
     const indexed = new Set<number>();
-    const stored = db.prepare(`SELECT band, bucket, url_id FROM minhash_bands WHERE crawl_id = ?`).raw();
-    for (const [band, bucket, urlId] of stored.iterate(crawlId) as Iterable<[number, number, number]>) {
-      this.storedBuckets.add(band, bucket);
-      indexed.add(urlId);
+    const storedRows = db.prepare(`SELECT band, bucket, url_id FROM minhash_bands WHERE crawl_id = ? ORDER BY band, bucket, url_id`).raw();
+    const run: [number, number, number][] = [];
+    for (const row of storedRows.iterate(crawlId) as Iterable<[number, number, number]>) {
+      this.storedBuckets.add(row[0], row[1]);
+      indexed.add(row[2]);
+      if (!this.stored.complete) continue;
+      run.push(row);
+      if (run.length === PENDING_BAND_ROWS) {
+        const chunk = run.splice(0);
+        this.stored.addSorted(chunk.length, (at) => chunk[at]!);
+      }
     }
+    this.stored.addSorted(run.length, (at) => run[at]!);
     // Pages whose rows were still pending when the last run ended without its flush (a crash): their
     // rows follow from their sketches. These are the pages `record` indexed: 2xx with a sketch, and
     // not an exact duplicate (an exact group's members other than its first page were never indexed).
@@ -81,7 +95,7 @@ export class ContentDedupe {
    * run's writer closes. Without it nothing is lost: the next open derives them again.
    */
   flush(): void {
-    this.pending.flush();
+    this.pending.flush(this.stored);
   }
 
   /**
@@ -110,7 +124,7 @@ export class ContentDedupe {
         : [];
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
     this.index(urlId, buckets);
-    if (this.pending.full) this.pending.flush();
+    if (this.pending.full) this.pending.flush(this.stored);
     this.sketches.set(urlId, content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
@@ -134,9 +148,12 @@ export class ContentDedupe {
     });
   }
 
-  /** At most `limit` pages with `bucket` in `band` other than `urlId`, stored or pending, by URL id (the table's key order). */
+  /**
+   * At most `limit` pages with `bucket` in `band` other than `urlId`, stored or pending, by URL id
+   * (the table's key order): the stored ones from memory while the band index holds them all.
+   */
   private bucketMembersOf(band: number, bucket: number, urlId: number, limit: number): number[] {
-    const stored = this.bucketMembers.all(this.crawlId, band, bucket, urlId, limit) as number[];
+    const stored = this.stored.complete ? this.stored.membersOf(band, bucket, urlId, limit) : (this.bucketMembers.all(this.crawlId, band, bucket, urlId, limit) as number[]);
     const pending = this.pending.membersOf(band, bucket, urlId);
     if (pending.length === 0) return stored;
     return [...new Set([...stored, ...pending])].sort((a, b) => a - b).slice(0, limit);
