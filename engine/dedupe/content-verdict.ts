@@ -5,8 +5,8 @@
  * store/postgres/content-dedupe.ts) read and write the rows; what a page is compared with, and how
  * the best match is chosen, is decided here once.
  */
-import { BoundedCache } from './seen-cache';
-import { estimatedJaccard, MINHASH_SIZE } from './shingles';
+import { SketchCache } from './sketch-cache';
+import { estimatedJaccard } from './shingles';
 
 /** How a page's content relates to earlier pages of the crawl. */
 export type ContentVerdict =
@@ -28,16 +28,9 @@ export const DEFAULT_MIN_WORDS_FOR_NEAR = 20;
 /** {@link ContentDedupeOptions.maxCandidates}'s default. */
 export const DEFAULT_MAX_CANDIDATES = 64;
 
-/**
- * Sketches kept in memory for candidate checks: a bucket's members are checked against every new
- * page that lands in it, so the pages of crowded buckets (shared boilerplate) are read again and
- * again. 65,536 sketches of 256 bytes, about 24 MiB with the map's overhead.
- */
-const SKETCH_CACHE = { maxEntries: 65_536, maxBytes: 24 * 1024 * 1024 } as const;
-
-/** A bounded cache of MinHash sketches by URL id, sized by {@link SKETCH_CACHE}. */
-export function createSketchCache(): BoundedCache<Uint32Array, number> {
-  return new BoundedCache<Uint32Array, number>({ ...SKETCH_CACHE, sizeOf: () => MINHASH_SIZE * 4 + 128 });
+/** A bounded cache of MinHash sketches by URL id (sketch-cache.ts), one per content-seen test. */
+export function createSketchCache(): SketchCache {
+  return new SketchCache();
 }
 
 /** A sketch as stored (`pages.minhash`: SQLite BLOB, PostgreSQL bytea): its uint32 values, little-endian, back to back. */

@@ -1,0 +1,42 @@
+/** The sketch slab (sketch-cache.ts): copies in and out, empty sketches, first-in-first-out reuse of its slots. */
+import { describe, expect, it } from 'vitest';
+import { MINHASH_SIZE } from './shingles';
+import { SketchCache } from './sketch-cache';
+
+const sketch = (seed: number) => Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => (seed * 7919 + i) >>> 0);
+
+describe('SketchCache', () => {
+  it('gives back a copy of what was set, and a later set of the same id replaces it', () => {
+    const cache = new SketchCache(4);
+    const given = sketch(1);
+    cache.set(10, given);
+    given[0] = 999;
+    const got = cache.get(10)!;
+    expect(Array.from(got)).toEqual(Array.from(sketch(1)));
+    got[1] = 12345;
+    expect(Array.from(cache.get(10)!)).toEqual(Array.from(sketch(1)));
+    cache.set(10, sketch(2));
+    expect(Array.from(cache.get(10)!)).toEqual(Array.from(sketch(2)));
+    expect(cache.size).toBe(1);
+    expect(cache.get(11)).toBeUndefined();
+  });
+
+  it('holds an empty sketch (a page without one) as empty', () => {
+    const cache = new SketchCache(4);
+    cache.set(1, new Uint32Array(0));
+    expect(cache.get(1)).toEqual(new Uint32Array(0));
+    cache.set(1, sketch(3));
+    expect(Array.from(cache.get(1)!)).toEqual(Array.from(sketch(3)));
+  });
+
+  it('reuses the oldest slot when full, and a copy taken before keeps its values', () => {
+    const cache = new SketchCache(3);
+    for (const id of [1, 2, 3]) cache.set(id, sketch(id));
+    const held = cache.get(1)!;
+    cache.set(4, sketch(4));
+    expect(cache.get(1)).toBeUndefined();
+    expect(Array.from(held)).toEqual(Array.from(sketch(1)));
+    expect([2, 3, 4].map((id) => Array.from(cache.get(id)!))).toEqual([2, 3, 4].map((id) => Array.from(sketch(id))));
+    expect(cache.size).toBe(3);
+  });
+});
