@@ -125,11 +125,15 @@ export class BandIndex {
     ids.set(sortedIds);
   }
 
-  /** Merges a sorted run into the held one, from the back, into arrays grown by half when full; repeats kept once. */
+  /**
+   * Merges a sorted run into the held one, from the back, into arrays grown by a quarter when full
+   * (while they grow, old and new arrays are both held: a smaller step keeps that peak lower, and
+   * the copy is linear either way); repeats kept once.
+   */
   private merge(keys: Float64Array, ids: Uint32Array): void {
     const total = this.size + keys.length;
     if (total > this.keys.length) {
-      const capacity = Math.min(Math.max(total, Math.ceil(this.keys.length * 1.5)), Math.floor(this.maxBytes / ROW_BYTES));
+      const capacity = Math.min(Math.max(total, Math.ceil(this.keys.length * 1.25)), Math.floor(this.maxBytes / ROW_BYTES));
       const grownKeys = new Float64Array(capacity);
       const grownIds = new Uint32Array(capacity);
       grownKeys.set(this.keys.subarray(0, this.size));
