@@ -7,6 +7,7 @@ import type { FetchedResponse } from '../fetch/fetcher';
 import { STORED_RAW_URL_CHARS } from '../links/link-rules';
 import { parseLinkHeader } from '../../shared/url/link-header';
 import { LANG_MAX_CHARS, parseHtml } from './parse-html';
+import { basePrefix, resolvePlainHref } from './plain-href';
 import type { DiscoveredLink, PageResult } from '../worker/protocol';
 
 /** Non-HTTP links are passed on for counting only, cut to this length. */
@@ -155,6 +156,7 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
       // An unusable <base href> is ignored, as browsers do.
     }
   }
+  const prefix = basePrefix(baseUrl);
   const links: DiscoveredLink[] = [];
   // The same href of the same kind twice on a page is one link (navigation repeats itself);
   // dropping repeats here saves the message and the writer thread work, and loses nothing.
@@ -179,17 +181,22 @@ export function processFetch(response: FetchedResponse, options: ProcessOptions 
     const written = link.kind === 'a' ? link.href : `${link.kind} ${link.href}`;
     if (hrefsSeen.has(written)) continue;
     hrefsSeen.add(written);
-    let url: URL;
-    try {
-      url = new URL(link.href, baseUrl);
-    } catch {
-      unresolvable += 1;
-      continue;
+    // Most hrefs are plain (root-relative or absolute in characters kept as written): no parser needed.
+    let href = resolvePlainHref(link.href, prefix);
+    let web = true;
+    if (href === null) {
+      let url: URL;
+      try {
+        url = new URL(link.href, baseUrl);
+      } catch {
+        unresolvable += 1;
+        continue;
+      }
+      // Other schemes (mailto:, javascript:, data:) go on to the link rules, which count them under
+      // "protocol"; long data: URLs are cut, the rules only need their scheme.
+      web = url.protocol === 'http:' || url.protocol === 'https:';
+      href = web ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS);
     }
-    // Other schemes (mailto:, javascript:, data:) go on to the link rules, which count them under
-    // "protocol"; long data: URLs are cut, the rules only need their scheme.
-    const web = url.protocol === 'http:' || url.protocol === 'https:';
-    const href = web ? url.href : url.href.slice(0, MAX_OTHER_SCHEME_CHARS);
     if (web && href.length > maxUrlLength) {
       tooLong(href, link.kind);
       continue;
