@@ -14,7 +14,7 @@ function platform(href: string, base: string): string | null {
   }
 }
 
-const BASES = ['http://a.test/', 'http://a.test/x/y.html?q=1#f', 'https://user:pw@b.example.test:8443/dir/', 'http://127.0.0.1:8080/p', 'https://xn--nxasmq6b.test/a/b/'];
+const BASES = ['http://a.test/', 'HTTP://Mixed.TEST:80/Dir/x', 'http://a.test/x/y.html?q=1#f', 'https://user:pw@b.example.test:8443/dir/', 'http://127.0.0.1:8080/p', 'https://xn--nxasmq6b.test/a/b/'];
 
 describe('resolvePlainHref', () => {
   it('resolves root-relative and absolute plain hrefs as the URL parser does', () => {
@@ -30,6 +30,10 @@ describe('resolvePlainHref', () => {
       expect(resolvePlainHref(href, prefix), href).toBeNull();
     }
     expect(basePrefix('file:///x')).toBeNull();
+    expect(basePrefix('not a url')).toBeNull();
+    // A base as a user may type it (a seed) is read as the parser serializes it.
+    expect(basePrefix('HTTP://U:P@A.Test:80/x/y?q')).toBe('http://U:P@a.test');
+    expect(resolvePlainHref('/p', basePrefix('https://A.test:443'))).toBe(platform('/p', 'https://A.test:443'));
     expect(resolvePlainHref('/a', null)).toBeNull();
   });
 

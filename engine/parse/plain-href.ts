@@ -66,14 +66,21 @@ function plainHost(text: string, start: number, end: number): boolean {
 
 /**
  * The origin part of an http(s) base URL as the parser serializes it (`scheme://[userinfo@]host[:port]`),
- * which a root-relative href is appended to; null for any other base.
- * @example basePrefix('http://a.test:8080/x/y?q') → 'http://a.test:8080'
+ * which a root-relative href is appended to; null for any other base, or one that does not parse.
+ * The base is parsed once (a page's URL may be a seed as the user typed it).
+ * @example basePrefix('HTTP://A.test:80/x/y?q') → 'http://a.test'
  */
 export function basePrefix(base: string): string | null {
-  const authority = base.startsWith('http://') ? 7 : base.startsWith('https://') ? 8 : -1;
+  let href: string;
+  try {
+    href = new URL(base).href;
+  } catch {
+    return null;
+  }
+  const authority = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
   if (authority === -1) return null;
-  const pathStart = base.indexOf('/', authority);
-  return pathStart === -1 ? null : base.slice(0, pathStart);
+  const pathStart = href.indexOf('/', authority);
+  return pathStart === -1 ? null : href.slice(0, pathStart);
 }
 
 /**
