@@ -87,6 +87,10 @@ export function postgresHarness(databases: () => TestDatabases, options: Postgre
       return open(stores.crawlId, policy);
     },
     storedRows: async (stores) => ({ urls: await count('urls', stores.crawlId), pages: await count('pages', stores.crawlId), links: await count('links', stores.crawlId) }),
+    storedTexts: async (stores) => {
+      const { rows } = await (await storeOf()).pool.query<{ urlId: string }>(`SELECT url_id AS "urlId" FROM page_texts WHERE crawl_id = $1 ORDER BY url_id`, [stores.crawlId]);
+      return rows.map((row) => Number(row.urlId));
+    },
     storedBodies: async (stores) => {
       const { rows } = await (await storeOf()).pool.query<{ urlId: string; encoding: string; rawBytes: string; truncated: number; payloadDigest: string; bytes: Buffer }>(
         `SELECT url_id AS "urlId", encoding, raw_bytes AS "rawBytes", truncated, payload_digest AS "payloadDigest", body AS bytes FROM page_bodies WHERE crawl_id = $1 ORDER BY url_id`,

@@ -24,6 +24,8 @@ export interface StoreHarness {
   reopen(stores: CrawlStores, policy: PolitenessPolicy): Awaitable<CrawlStores>;
   /** Rows stored for the crawl, read past the ports (for atomicity). */
   storedRows(stores: CrawlStores): Awaitable<{ urls: number; pages: number; links: number }>;
+  /** URL ids of the crawl's pages with a stored text excerpt, ascending, read past the ports. */
+  storedTexts(stores: CrawlStores): Awaitable<number[]>;
   /** The crawl's stored bodies (issue 14 part 1), read past the ports, by URL id. */
   storedBodies(stores: CrawlStores): Awaitable<StoredBodyRow[]>;
   /** Releases everything opened. */
@@ -307,6 +309,25 @@ export function frontierStoreContract(name: string, harness: () => StoreHarness)
           // First in its host's queue: the claim hands out the seed again, not /x.
           expect((await fetchSeed(2)).id).toBe(seed.id);
           expect(await h.storedRows(stores)).toEqual({ urls: 2, pages: 1, links: 1 });
+        }));
+
+      it('a page fetched again without text drops the excerpt its earlier fetch kept, and one with text replaces it', () =>
+        withStores({ ...OPEN, maxInFlightPerHost: 10 }, async (stores, h) => {
+          const { frontier, writer } = stores;
+          await add(stores, [candidate('a.test', 'seed')], 0);
+          const fetchSeed = async (nowMs: number, text: string | null) => {
+            const [seed] = await frontier.claimBatch(1, nowMs);
+            await writer.commit({ nowMs, pages: [{ row: pageRow(seed!), text, content: null }], outcomes: [done(seed!, { fetchMs: 1, nowMs, httpStatus: 200 })] });
+            return seed!;
+          };
+          const seed = await fetchSeed(1, 'first text');
+          expect(await h.storedTexts(stores)).toEqual([seed.id]);
+          expect(await frontier.refetch(seed.id, 2)).toBe('queued');
+          await fetchSeed(2, 'second text');
+          expect(await h.storedTexts(stores)).toEqual([seed.id]);
+          expect(await frontier.refetch(seed.id, 3)).toBe('queued');
+          await fetchSeed(3, null);
+          expect(await h.storedTexts(stores)).toEqual([]);
         }));
 
       it('keeps a page’s body, replaces it when the page is fetched again, and drops it when the new fetch brings none', () =>

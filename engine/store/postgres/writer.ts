@@ -358,6 +358,12 @@ export class PostgresCrawlWriter {
     // written later in this batch; a first fetch has none to drop, and costs no index probe.
     const again = written.rows.filter((row) => row.replaced).map((row) => row.url_id);
     if (again.length > 0) await client.query(`DELETE FROM links WHERE crawl_id = $1 AND from_url_id = ANY($2::bigint[])`, [this.crawlId, again]);
+    // ... and an answer without text drops the excerpt the earlier one kept.
+    const textless = again.filter((urlId) => {
+      const text = last.get(Number(urlId))?.text ?? null;
+      return text === null || text === '';
+    });
+    if (textless.length > 0) await client.query(`DELETE FROM page_texts WHERE url_id = ANY($1::bigint[])`, [textless]);
     // Pages in batch order, each seeing the earlier ones only (the batch's fingerprints were locked first).
     const verdicts = await this.parts.contentIndex.recordBatch(client, pages, nowMs, { fingerprintsLocked: true });
     return verdicts.filter((verdict) => verdict !== null && verdict.kind !== 'unique').length;

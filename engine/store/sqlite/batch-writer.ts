@@ -162,13 +162,18 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   /** @returns true when the content-seen test found the page a duplicate */
   private writePage({ row, text, content, body, extracted, render }: PageWrite, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
+    // A page fetched again replaces all its earlier answer left (links, text, body, extraction,
+    // render); a first fetch, most pages, has none of them: one probe instead of five deletes.
+    // Every fetch that leaves such rows leaves its page row too (a redirect's answer included:
+    // ResultCommitter.addPage), so a URL without a page row has none of them.
+    const refetched = repository.hasPage(row.urlId);
     repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
-    // A page fetched again replaces its links (one indexed probe when it was never fetched before).
-    repository.deleteLinksFrom(crawlId, row.urlId);
+    if (refetched) repository.deleteLinksFrom(crawlId, row.urlId);
     if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
-    this.parts.bodies.write(row.urlId, body);
-    this.parts.bodies.writeExtracted(row.urlId, extracted);
-    this.parts.bodies.writeRender(row.urlId, render);
+    else if (refetched) repository.deletePageText(row.urlId);
+    this.parts.bodies.write(row.urlId, body, refetched);
+    this.parts.bodies.writeExtracted(row.urlId, extracted, refetched);
+    this.parts.bodies.writeRender(row.urlId, render, refetched);
     return content !== null && contentIndex.record(row.urlId, content, nowMs).kind !== 'unique';
   }
 

@@ -45,14 +45,15 @@ export class SqliteBodyRows {
    * Keeps a page's body, replacing the one an earlier fetch of the URL kept; a page without a body
    * to keep (none sent, or past the crawl's cap) drops the earlier one, so a stored body always
    * belongs to the page row beside it.
+   * @param replacing false when the URL was never fetched before (there is no earlier row to drop)
    * @returns true when the body was kept
    */
-  write(urlId: number, body: StoredBody | null | undefined): boolean {
+  write(urlId: number, body: StoredBody | null | undefined, replacing = true): boolean {
     if (body && this.budget.admit(body.bytes.length)) {
       this.insert.run(urlId, body.encoding, body.rawBytes, body.truncated ? 1 : 0, body.payloadDigest, body.bytes);
       return true;
     }
-    this.remove.run(urlId);
+    if (replacing) this.remove.run(urlId);
     return false;
   }
 
@@ -60,14 +61,14 @@ export class SqliteBodyRows {
    * Keeps what the extractors found on a page (migration 0024), replacing an earlier fetch's; a
    * page without results drops the earlier ones (they would describe another answer).
    */
-  writeExtracted(urlId: number, extracted: Record<string, ExtractedValue> | null | undefined): void {
+  writeExtracted(urlId: number, extracted: Record<string, ExtractedValue> | null | undefined, replacing = true): void {
     if (extracted) this.insertExtracted.run(urlId, JSON.stringify(extracted));
-    else this.removeExtracted.run(urlId);
+    else if (replacing) this.removeExtracted.run(urlId);
   }
 
   /** Keeps a page's render record (migration 0025), replacing an earlier fetch's; a page not rendered drops it. */
-  writeRender(urlId: number, render: RenderRecord | null | undefined): void {
+  writeRender(urlId: number, render: RenderRecord | null | undefined, replacing = true): void {
     if (render) this.insertRender.run(urlId, render.reason, render.renderMs, render.requests, render.blockedRequests, render.skippedRequests, render.renderedLinks, render.renderedWords);
-    else this.removeRender.run(urlId);
+    else if (replacing) this.removeRender.run(urlId);
   }
 }

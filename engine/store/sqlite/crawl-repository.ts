@@ -121,6 +121,8 @@ export class CrawlRepository extends CrawlReader {
   private readonly insertLinkStatement: Statement;
   private readonly insertLinkRowsStatement: Statement;
   private readonly deleteLinksFromStatement: Statement;
+  private readonly hasPageStatement: Statement;
+  private readonly deleteTextStatement: Statement;
   private readonly insertAliasStatement: Statement;
   private readonly insertTextStatement: Statement;
 
@@ -133,6 +135,8 @@ export class CrawlRepository extends CrawlReader {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
+    this.hasPageStatement = db.prepare(`SELECT 1 FROM pages WHERE url_id = ?`).pluck();
+    this.deleteTextStatement = db.prepare(`DELETE FROM page_texts WHERE url_id = ?`);
     this.insertLinkStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(1, LINK_COLUMNS)}`);
     this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(LINK_ROWS_PER_INSERT, LINK_COLUMNS)}`);
     this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
@@ -186,6 +190,16 @@ export class CrawlRepository extends CrawlReader {
       page.wordCount ?? null,
       page.lang ?? null,
     );
+  }
+
+  /** True when URL `urlId` has a page row (an earlier fetch's answer: this fetch is a re-fetch). */
+  hasPage(urlId: number): boolean {
+    return this.hasPageStatement.get(urlId) !== undefined;
+  }
+
+  /** Drops the text excerpt a page's earlier fetch stored (its new answer has none to replace it). */
+  deletePageText(urlId: number): void {
+    this.deleteTextStatement.run(urlId);
   }
 
   /**

@@ -23,6 +23,11 @@ function bodiesOf(db: WritableDB, crawlId: number): StoredBodyRow[] {
   return rows.map((row) => ({ ...row, truncated: row.truncated === 1 }));
 }
 
+/** URL ids of a crawl's pages with a stored text excerpt (page_texts has no crawl column: by the URL's). */
+function textsOf(db: WritableDB, crawlId: number): number[] {
+  return db.prepare(`SELECT t.url_id FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? ORDER BY t.url_id`).pluck().all(crawlId) as number[];
+}
+
 function sqliteHarness(): StoreHarness {
   const db: WritableDB = openDatabase(':memory:');
   const settings = (policy: PolitenessPolicy) => ({ ...DEFAULT_CRAWL_SETTINGS, ...policy });
@@ -35,6 +40,7 @@ function sqliteHarness(): StoreHarness {
     // Same file, new stores: what a new process opening the database builds.
     reopen: (stores: CrawlStores, policy) => createSqliteCrawlStores(db, stores.crawlId, settings(policy)),
     storedRows: (stores) => ({ urls: count('urls', stores.crawlId), pages: count('pages', stores.crawlId), links: count('links', stores.crawlId) }),
+    storedTexts: (stores) => textsOf(db, stores.crawlId),
     storedBodies: (stores) => bodiesOf(db, stores.crawlId),
     close: () => {
       db.close();
@@ -66,6 +72,7 @@ function writerThreadHarness(): StoreHarness {
       return open(stores.crawlId, policy);
     },
     storedRows: (stores) => ({ urls: count('urls', stores.crawlId), pages: count('pages', stores.crawlId), links: count('links', stores.crawlId) }),
+    storedTexts: (stores) => textsOf(db, stores.crawlId),
     storedBodies: (stores) => bodiesOf(db, stores.crawlId),
     close: async () => {
       await Promise.all(opened.map((stores) => stores.close()));
