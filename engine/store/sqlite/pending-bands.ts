@@ -78,10 +78,11 @@ export class PendingBands {
 
   /**
    * Writes every row waiting, in key order (band, bucket, url id), and forgets them; the caller
-   * holds the write transaction. A row already stored (a page fetched again) is skipped. The rows
-   * also go, in that order, into `index` when given (the in-memory copy of the table's rows).
+   * holds the write transaction. A row already stored (a page fetched again) is skipped. Once
+   * written, the rows also go, in that order, into `memory` when given (the in-memory copy of the
+   * table's rows, band-index.ts).
    */
-  flush(index?: BandIndex): void {
+  flush(memory?: BandIndex): void {
     const rows = this.rows;
     if (rows === 0) return;
     const order = Array.from({ length: rows }, (_, index) => index);
@@ -89,7 +90,6 @@ export class PendingBands {
     const bucket = (index: number) => (index < this.size ? this.buckets[index]! : this.overflow[index - this.size]![1]);
     const urlId = (index: number) => (index < this.size ? this.urlIds[index]! : this.overflow[index - this.size]![2]);
     order.sort((a, b) => band(a) - band(b) || bucket(a) - bucket(b) || urlId(a) - urlId(b));
-    index?.addSorted(rows, (at) => [band(order[at]!), bucket(order[at]!), urlId(order[at]!)]);
     const values: number[] = new Array<number>(ROWS_PER_INSERT * 4);
     let next = 0;
     for (; next + ROWS_PER_INSERT <= rows; next += ROWS_PER_INSERT) {
@@ -106,6 +106,7 @@ export class PendingBands {
       const index = order[next]!;
       this.insertOne.run(this.crawlId, band(index), bucket(index), urlId(index));
     }
+    memory?.addSorted(rows, (at) => [band(order[at]!), bucket(order[at]!), urlId(order[at]!)]);
     this.size = 0;
     this.overflow.length = 0;
     this.members.clear();
