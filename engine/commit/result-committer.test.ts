@@ -131,6 +131,18 @@ describe('ResultCommitter', () => {
       ['key:http://a.test/seed', undefined],
       ['key:http://a.test/new', undefined],
     ]);
+    // A third page: /x is answered from its target's memo now (and its alias, stored by the first page, is not sent again).
+    const third = claimed(3);
+    c.add(settledPage(third, page(third.url, { links: [{ url: 'http://a.test/seed', kind: 'a' }, { url: 'http://a.test/x', kind: 'a' }] })));
+    const last = c.commit();
+    answers[2]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
+    await last;
+    expect(batches[2]!.candidates!.map((candidate) => candidate.normalizedKey)).toEqual(['key:http://a.test/seed']);
+    expect(batches[2]!.links!.map((link) => [link.toKey, link.toUrlId])).toEqual([
+      ['key:http://a.test/seed', undefined],
+      [null, 40],
+    ]);
+    expect(batches[2]!.aliases).toEqual([]);
   });
 
   it('a redirect answer becomes a redirected outcome naming its target by key, the target a candidate', async () => {

@@ -6,7 +6,7 @@
  * "Doc FP's" and "URL filter" stages, then the frontier).
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
-import type { LinkPipeline } from '../links/link-pipeline';
+import type { LinkPipeline, TargetMemo } from '../links/link-pipeline';
 import type { TrapGuard } from '../traps/trap-guard';
 import { canonicalisedElsewhere, pageIndexability } from '../parse/indexability';
 import type { SettledFetch } from '../schedule/retry-policy';
@@ -244,13 +244,13 @@ export class ResultCommitter {
     }
     if (page.status >= 400) batch.outcomes.push({ kind: 'failed', url, error: httpError(page), disposition });
     else batch.outcomes.push({ kind: 'done', url, disposition });
-    const { candidates, links } = this.options.links.pageLinks(url, page);
+    const { candidates, memos, links } = this.options.links.pageLinks(url, page);
     // The page's content first: a template it completes holds this very page's links.
     if (content && page.status < 300) this.options.traps?.observePage(url.url, content.minhash);
     this.options.traps?.screen(url.url, candidates);
     const rows = this.options.links.linkRows(url.id, links);
     // A page holds up to MAX_LINKS_PER_PAGE links: appended one by one (a spread of 200k arguments overflows the stack).
-    append(batch.candidates, this.unknownTargets(candidates, rows.links));
+    append(batch.candidates, this.unknownTargets(candidates, memos, rows.links));
     append(batch.links, rows.links);
     append(batch.aliases, rows.aliases);
   }
@@ -260,13 +260,20 @@ export class ResultCommitter {
    * target by id (`toUrlId`, its key dropped) instead. The URL-seen test's answer is the same: a known URL's row
    * changes only by its source bits, and these have the link bit already.
    */
-  private unknownTargets(candidates: readonly FrontierCandidate[], links: LinkWrite[]): FrontierCandidate[] {
+  private unknownTargets(candidates: readonly FrontierCandidate[], memos: readonly TargetMemo[], links: LinkWrite[]): FrontierCandidate[] {
     const unknown: FrontierCandidate[] = [];
     let knownIds: Map<string, number> | null = null;
-    for (const candidate of candidates) {
-      const entry = this.known.get(candidate.normalizedKey);
-      if (entry === undefined || (seenEntrySources(entry) & LINK_SOURCE_BIT) === 0) unknown.push(candidate);
-      else (knownIds ??= new Map()).set(candidate.normalizedKey, seenEntryId(entry));
+    for (let i = 0; i < candidates.length; i += 1) {
+      const candidate = candidates[i]!;
+      // The target's memo first (a URL known as linked stays so): no lookup for a repeat link.
+      const memo = memos[i];
+      const entry = memo?.linkedEntry ?? this.known.get(candidate.normalizedKey);
+      if (entry === undefined || (seenEntrySources(entry) & LINK_SOURCE_BIT) === 0) {
+        unknown.push(candidate);
+        continue;
+      }
+      if (memo !== undefined) memo.linkedEntry = entry;
+      (knownIds ??= new Map()).set(candidate.normalizedKey, seenEntryId(entry));
     }
     if (knownIds !== null)
       for (const link of links) {

@@ -9,15 +9,16 @@ import type { UrlIdentity } from './url-identity';
 
 /**
  * Link targets (parts and identity per URL string) remembered at most. The byte budget is the
- * bound that holds on a large crawl: about 138,000 targets of the synthetic site's 32-character
+ * bound that holds on a large crawl: about 134,000 targets of the synthetic site's 32-character
  * URLs. A miss costs a normalization, a UUIDv5 key and new strings on the main thread: at 50,000
  * entries the 100,000-page synthetic crawl (105,000 URLs, every host's pages interleaved) missed
  * often enough that the main thread used 1.73 CPU-s per 1,000 pages, against 0.6 at 20,200 pages.
  */
 export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 /**
- * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 484 for a
- * 32-character URL, whose entry measured 483 bytes of V8 heap (100,000 entries, after a full GC).
+ * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 500 for a
+ * 32-character URL, whose entry measured 483 bytes of V8 heap (100,000 entries, after a full GC)
+ * before the target's memo added two fields (16 bytes more).
  */
 export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
 /**
@@ -56,12 +57,12 @@ export function crawlDelayCache(): BoundedCache<number> {
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL and
  * normalized string where they differ from the key (LinkPipeline keeps one string for equal
  * ones: a URL already in normal form is the key three times over), its normalized key and host,
- * the parts (slices of the URL) and the objects' headers (the 240). The registrable domain is
+ * the parts (slices of the URL), the objects' headers and the target's memo fields (the 256). The registrable domain is
  * not counted: it is the per-host domain cache's string (url-identity.ts), shared by every URL
  * of the host.
  */
 export function linkTargetBytes(key: string, identity: UrlIdentity | null): number {
-  const own = estimateStringBytes(key) + 240;
+  const own = estimateStringBytes(key) + 256;
   if (identity === null) return own;
   const url = identity.url === key ? 0 : estimateStringBytes(identity.url);
   const normalized = identity.normalized === identity.url ? 0 : estimateStringBytes(identity.normalized);

@@ -22,8 +22,21 @@ import type { UrlIdentity } from './url-identity';
  */
 export const SITEMAP_URL_DEPTH = 1;
 
+/**
+ * What the crawl has learned about a cached link target, so a repeat link skips the lookups these
+ * answer (each was a lookup of a long URL string in a large map, per link: together about a fifth
+ * of the main thread at 100,000 pages). Facts only ever become true, so a stale memo cannot be wrong;
+ * a target evicted from its cache starts a new memo and the lookups answer again.
+ */
+export interface TargetMemo {
+  /** The link's raw spelling, which is the target's cache key (no fragment), is stored as an alias. */
+  aliasStored: boolean;
+  /** The store's URL-seen entry (seen-cache.ts seenEntry) once it says the URL is linked; null before. */
+  linkedEntry: number | null;
+}
+
 /** What a link's URL is, worked out once per URL string. */
-interface LinkTarget {
+interface LinkTarget extends TargetMemo {
   /** Parts of the URL to fetch (no fragment), for the link rules. */
   parts: LinkParts;
   /** The URL's identity, `url` being the URL to fetch; null when the link is refused before any rule. */
@@ -42,11 +55,15 @@ export interface PendingLink {
   /** The link's text and rel tokens as the worker sent them (absent when none). */
   anchorText?: string;
   rel?: string;
+  /** The target's memo when the raw spelling is the target's cache key (a followed link without a fragment). */
+  memo?: TargetMemo;
 }
 
-/** A page's links, sorted: the candidates (in link order) and every link to store. */
+/** A page's links, sorted: the candidates (in link order, each with its target's memo) and every link to store. */
 export interface PageLinks {
   candidates: FrontierCandidate[];
+  /** `memos[i]` is the memo of `candidates[i]`'s target. */
+  memos: TargetMemo[];
   links: PendingLink[];
 }
 
@@ -101,6 +118,7 @@ export class LinkPipeline {
   pageLinks(from: ClaimedUrl, page: PageResult): PageLinks {
     const depth = from.depth + 1;
     const candidates: FrontierCandidate[] = [];
+    const memos: TargetMemo[] = [];
     const links: PendingLink[] = [];
     const refuse = (link: PageResult['links'][number], rule: LinkRuleName) => {
       this.options.countRefusal(rule);
@@ -118,14 +136,17 @@ export class LinkPipeline {
         refuse(link, verdict.rule);
         continue;
       }
-      const { identity } = verdict;
+      const { identity, target } = verdict;
       candidates.push(candidateOf(identity, { depth, discoveredFrom: from.id, source: 'link' }));
-      links.push({ raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel });
+      memos.push(target);
+      const pending: PendingLink = { raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel };
+      if (identity.url === link.url) pending.memo = target;
+      links.push(pending);
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
     // Links past the page's cap were not passed on: counted, and stored with the page.
     if (page.linksOverCap > 0) this.options.countRefusal('max-links-per-page', page.linksOverCap);
-    return { candidates, links };
+    return { candidates, memos, links };
   }
 
   /**
@@ -140,9 +161,10 @@ export class LinkPipeline {
     const writtenTo = new Map<string, number>();
     const writtenRaw = new Map<string, number>();
     for (const link of links) {
-      if (link.key !== null) {
+      if (link.key !== null && link.memo?.aliasStored !== true) {
         const alias = this.alias(link.key, link.raw, fromUrlId);
         if (alias) aliases.push(alias);
+        if (link.memo !== undefined) link.memo.aliasStored = true;
       }
       const written = link.key !== null ? writtenTo : writtenRaw;
       const name = link.key ?? link.raw;
@@ -248,12 +270,15 @@ export class LinkPipeline {
    * rule refusing it (`protocol` / `invalid-url` when it has no identity). The caller checks the
    * length first, before any parsing.
    */
-  private judge(raw: string, context: Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel'>): { identity: UrlIdentity; rule: null } | { identity: null; rule: LinkRuleName } {
+  private judge(
+    raw: string,
+    context: Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel'>,
+  ): { identity: UrlIdentity; target: LinkTarget; rule: null } | { identity: null; target: LinkTarget; rule: LinkRuleName } {
     const target = this.linkTarget(raw);
     const identity = target.identity;
-    if (identity === null) return { identity: null, rule: target.refusal ?? 'invalid-url' };
+    if (identity === null) return { identity: null, target, rule: target.refusal ?? 'invalid-url' };
     const rule = this.linkRules({ url: target.parts, raw, registrableDomain: identity.registrableDomain, ...context });
-    return rule === null ? { identity, rule: null } : { identity: null, rule };
+    return rule === null ? { identity, target, rule: null } : { identity: null, target, rule };
   }
 
   /**
@@ -271,14 +296,14 @@ export class LinkPipeline {
     const parts = linkParts(fetchUrl);
     if (!this.allowedProtocols.has(parts.protocol)) {
       // Scheme first: mailto:/javascript: are never normalized, only counted.
-      target = { parts, identity: null, refusal: 'protocol' };
+      target = { parts, identity: null, refusal: 'protocol', aliasStored: false, linkedEntry: null };
     } else {
       const identity = this.options.identify(key);
       if (identity.ok) {
         // One string for equal ones: most links are in normal form already (linkTargetBytes counts it once).
         const normalized = identity.value.normalized === fetchUrl ? fetchUrl : identity.value.normalized;
-        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null };
-      } else target = { parts, identity: null, refusal: 'invalid-url' };
+        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null, aliasStored: false, linkedEntry: null };
+      } else target = { parts, identity: null, refusal: 'invalid-url', aliasStored: false, linkedEntry: null };
     }
     this.linkTargets.set(key, target);
     return target;
