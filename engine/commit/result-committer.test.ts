@@ -110,6 +110,28 @@ describe('ResultCommitter', () => {
     expect(events.duplicates).toEqual([2]);
   });
 
+  it('a page with text hands over its excerpt once, as the page text; the content-seen test gets fingerprint, sketch and sizes; a 404 takes no part', async () => {
+    const { writer, batches, answers } = slowWriter();
+    const c = committer(writer, { duplicates: [], errors: [] });
+    const minhash = new Uint32Array(64).fill(9);
+    const content = { fingerprint: 'f'.repeat(64), minhash, words: 3, textChars: 17, excerpt: 'one two three' };
+    const ok = claimed(1);
+    const missing = claimed(2);
+    c.add(settledPage(ok, page(ok.url, { content })));
+    c.add(settledPage(missing, page(missing.url, { status: 404, content })));
+    const done = c.commit();
+    answers[0]!({ added: 0, addedHosts: [], duplicates: 0, redirectLoops: [] });
+    await done;
+    const [kept, notFound] = batches[0]!.pages!;
+    expect(kept!.text).toBe('one two three');
+    expect(kept!.content).toEqual({ fingerprint: 'f'.repeat(64), minhash, words: 3, textChars: 17 });
+    expect(kept!.content).not.toHaveProperty('excerpt');
+    expect(kept!.row).toMatchObject({ fingerprint: 'f'.repeat(64), textChars: 17 });
+    // An error page keeps its text for the inspector but is not a content-seen candidate.
+    expect(notFound!.text).toBe('one two three');
+    expect(notFound!.content).toBeNull();
+  });
+
   it('a link to a URL the store said it holds as linked names its id and offers no candidate; one held only as a seed is still offered', async () => {
     const { writer, batches, answers } = slowWriter();
     const c = committer(writer, { duplicates: [], errors: [] });

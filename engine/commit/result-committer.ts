@@ -13,7 +13,7 @@ import type { SettledFetch } from '../schedule/retry-policy';
 import type { SettledSitemap } from '../sitemaps/sitemap-discovery';
 import { sitemapWrite } from '../sitemaps/sitemap-write';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, SitemapWrite, UrlError, UrlOutcome } from '../store/ports';
-import type { PageResult } from '../worker/protocol';
+import type { ContentFingerprints, PageContent, PageResult } from '../worker/protocol';
 import { seenEntryId, seenEntrySources } from '../dedupe/seen-cache';
 import { knownUrlCache } from '../links/link-budget';
 import { URL_SOURCE_BITS } from '../../shared/types/url-sources';
@@ -76,6 +76,11 @@ interface BatchDraft {
 /** An HTTP error answer as the URL's error (code HTTP_<status>, shared/types/error-codes.ts). */
 function httpError(page: PageResult): UrlError {
   return { code: `HTTP_${page.status}`, message: `HTTP ${page.status} from ${page.finalUrl}` };
+}
+
+/** A page's content without its excerpt: what the content-seen test reads (PageWrite.content). */
+function contentFingerprints({ fingerprint, minhash, words, textChars }: PageContent): ContentFingerprints {
+  return { fingerprint, minhash, words, textChars };
 }
 
 function append<T>(to: T[], items: readonly T[]): void {
@@ -232,8 +237,8 @@ export class ResultCommitter {
       },
       text: content && content.excerpt !== '' ? content.excerpt : null,
       // Content-seen test (seed 003): only successful pages take part; error pages often share
-      // text, and 3xx bodies are not pages.
-      content: content && page.status < 300 ? content : null,
+      // text, and 3xx bodies are not pages. The excerpt travels once, as `text` above.
+      content: content && page.status < 300 ? contentFingerprints(content) : null,
       body: page.body ?? null,
       extracted: page.extracted ?? null,
       render: page.render ?? null,

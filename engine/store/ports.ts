@@ -19,7 +19,7 @@ import type { Indexability } from '../../shared/types/pages';
 import type { TrapState } from '../../shared/types/traps';
 import type { TrapSuspicion } from '../traps/suspicion';
 import type { UrlSource } from '../../shared/types/url-sources';
-import type { PageContent } from '../worker/protocol';
+import type { ContentFingerprints } from '../worker/protocol';
 import type { StoredBody } from '../bodies/stored-body';
 import type { ExtractedValue } from '../../shared/types/extraction';
 import type { RenderRecord } from '../render/render-record';
@@ -278,7 +278,7 @@ export interface PageRow {
   robotsDirectives?: string | null;
   /** The indexability verdict (engine/parse/indexability.ts). */
   indexability?: Indexability | null;
-  /** Words of visible text (PageContent.words); null for pages without text. */
+  /** Words of visible text (ContentFingerprints.words); null for pages without text. */
   wordCount?: number | null;
   /** `<html lang>`, else the Content-Language header; null when neither. */
   lang?: string | null;
@@ -308,7 +308,7 @@ export interface PageWrite {
    * The page's content for the content-seen test (seed 003; IIR 19.6), null when the page takes
    * no part (no text, or not a 2xx answer: error pages often share text, 3xx bodies are not pages).
    */
-  content: PageContent | null;
+  content: ContentFingerprints | null;
   /**
    * The fetched body as the store keeps it (engine/bodies/stored-body.ts): present when the crawl
    * keeps bodies (CrawlSettings.storeBodies) and the answer had one; absent or null otherwise. The

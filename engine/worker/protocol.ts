@@ -231,6 +231,13 @@ export interface PageContent {
   excerpt: string;
 }
 
+/**
+ * What the content-seen test reads of a page's content: its fingerprint, sketch and sizes. The
+ * excerpt is not among them: a commit batch carries it once, as PageWrite.text (it is most of a
+ * page's bytes on the way to the store writer, about 2 KB at the default excerpt length).
+ */
+export type ContentFingerprints = Omit<PageContent, 'excerpt'>;
+
 /** A page result as a worker posts it: its links packed (link-wire.ts), the rest as it is. */
 export type PageResultOnWire = Omit<PageResult, 'links'> & { links: PackedLinks };
 

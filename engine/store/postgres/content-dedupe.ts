@@ -17,14 +17,14 @@ import {
 } from '../../dedupe/content-verdict';
 import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
 import type { PageRow } from '../ports';
-import type { PageContent } from '../../worker/protocol';
+import type { ContentFingerprints } from '../../worker/protocol';
 
 /** A page of a commit batch as the content-seen test reads it (a store/ports.ts PageWrite fits). */
 export interface ContentPage {
   /** The page's row: its URL id and the fingerprint stored with it (null for pages without text). */
   row: Pick<PageRow, 'urlId' | 'fingerprint'>;
   /** Its content for the content-seen test; null when the page takes no part (it is still an exact original to later pages). */
-  content: PageContent | null;
+  content: ContentFingerprints | null;
 }
 
 /**
@@ -97,7 +97,7 @@ export class PostgresContentIndex {
    * Classifies one page whose content takes part, records its group membership and indexes its
    * sketch ({@link recordBatch} of one page).
    */
-  async record(client: PoolClient, urlId: number, content: PageContent, nowMs: number): Promise<ContentVerdict> {
+  async record(client: PoolClient, urlId: number, content: ContentFingerprints, nowMs: number): Promise<ContentVerdict> {
     const [verdict] = await this.recordBatch(client, [{ row: { urlId, fingerprint: content.fingerprint }, content }], nowMs);
     return verdict!;
   }

@@ -2,7 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { WritableDB } from './database';
 import { PENDING_BAND_ROWS, PendingBands } from './pending-bands';
-import type { PageContent } from '../../worker/protocol';
+import type { ContentFingerprints } from '../../worker/protocol';
 import { BandIndex, BAND_INDEX_MAX_BYTES } from '../../dedupe/band-index';
 import { BucketFilter } from '../../dedupe/bucket-filter';
 import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
@@ -102,7 +102,7 @@ export class ContentDedupe {
    * Classifies a page whose row (with fingerprint and sketch) is already written, records its
    * group membership, and indexes its sketch for later pages.
    */
-  record(urlId: number, content: PageContent, nowMs: number): ContentVerdict {
+  record(urlId: number, content: ContentFingerprints, nowMs: number): ContentVerdict {
     const original = this.byFingerprint.get(this.crawlId, content.fingerprint, urlId) as number | undefined;
     if (original !== undefined) {
       let groupId = this.exactGroup.get(this.crawlId, content.fingerprint) as number | undefined;
