@@ -252,7 +252,7 @@ export class ResultCommitter {
     const { candidates, memos, links } = this.options.links.pageLinks(url, page);
     // The page's content first: a template it completes holds this very page's links.
     if (content && page.status < 300) this.options.traps?.observePage(url.url, content.minhash);
-    this.options.traps?.screen(url.url, candidates);
+    this.options.traps?.screen(url.url, candidates, memos);
     const rows = this.options.links.linkRows(url.id, links);
     // A page holds up to MAX_LINKS_PER_PAGE links: appended one by one (a spread of 200k arguments overflows the stack).
     append(batch.candidates, this.unknownTargets(candidates, memos, rows.links));

@@ -33,6 +33,8 @@ export interface TargetMemo {
   aliasStored: boolean;
   /** The store's URL-seen entry (seen-cache.ts seenEntry) once it says the URL is linked; null before. */
   linkedEntry: number | null;
+  /** The URL to fetch went through the trap screen (TrapGuard.screen: its link detectors saw it). */
+  screened: boolean;
 }
 
 /** What a link's URL is, worked out once per URL string. */
@@ -296,14 +298,14 @@ export class LinkPipeline {
     const parts = linkParts(fetchUrl);
     if (!this.allowedProtocols.has(parts.protocol)) {
       // Scheme first: mailto:/javascript: are never normalized, only counted.
-      target = { parts, identity: null, refusal: 'protocol', aliasStored: false, linkedEntry: null };
+      target = { parts, identity: null, refusal: 'protocol', aliasStored: false, linkedEntry: null, screened: false };
     } else {
       const identity = this.options.identify(key);
       if (identity.ok) {
         // One string for equal ones: most links are in normal form already (linkTargetBytes counts it once).
         const normalized = identity.value.normalized === fetchUrl ? fetchUrl : identity.value.normalized;
-        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null, aliasStored: false, linkedEntry: null };
-      } else target = { parts, identity: null, refusal: 'invalid-url', aliasStored: false, linkedEntry: null };
+        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null, aliasStored: false, linkedEntry: null, screened: false };
+      } else target = { parts, identity: null, refusal: 'invalid-url', aliasStored: false, linkedEntry: null, screened: false };
     }
     this.linkTargets.set(key, target);
     return target;

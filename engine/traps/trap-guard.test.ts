@@ -46,6 +46,27 @@ describe('TrapGuard', () => {
     expect(guard.takeFound()).toEqual([]);
   });
 
+  it('with memos: a link whose memo says screened skips the detectors but is still held by a matching trap; screening marks the memo', () => {
+    const guard = new TrapGuard();
+    // The memo vouches the loop URL was screened: the repeated-segment detector does not see it again.
+    const vouched = [candidate('http://loop.test/docs/intro/intro/intro/')];
+    guard.screen('http://loop.test/docs/intro/intro/', vouched, [{ screened: true }]);
+    expect(guard.takeFound()).toEqual([]);
+    expect(vouched[0]!.heldBy).toBeUndefined();
+    // Without that memo it is screened, found, held, and its memo marked.
+    const memo = { screened: false };
+    const fresh = [candidate('http://loop.test/docs/intro/intro/intro/intro/')];
+    guard.screen('http://loop.test/docs/intro/intro/intro/', fresh, [memo]);
+    expect(guard.takeFound().map((trap) => trap.detector)).toEqual(['repeated-segments']);
+    expect(fresh[0]!.heldBy).toBeDefined();
+    expect(memo.screened).toBe(true);
+    // A later link with the marked memo is held by the trap without being screened again.
+    const again = [candidate('http://loop.test/docs/intro/intro/intro/intro/')];
+    guard.screen('http://loop.test/docs/', again, [memo]);
+    expect(again[0]!.heldBy).toBe(fresh[0]!.heldBy);
+    expect(guard.takeFound()).toEqual([]);
+  });
+
   it('a released trap holds nothing and is never suspected again; an excluded one keeps holding; stored traps hold on resume', () => {
     const guard = new TrapGuard();
     const first = [candidate('http://loop.test/a/a/a/')];

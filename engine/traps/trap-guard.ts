@@ -85,17 +85,24 @@ export class TrapGuard {
    * Screens the links of one page (`parentUrl`, null for seeds) before they reach the frontier: runs
    * the link detectors, and sets `heldBy` (the trap's pattern) on each candidate a suspected or
    * excluded trap matches, a trap found by this very batch included.
+   * @param memos `memos[i]`, when given, remembers whether `candidates[i]`'s URL was screened
+   *   (link-pipeline.ts TargetMemo): a repeat link skips the lookup of its URL in `screened`, which
+   *   was about 4% of the scheduler thread on the 20,200-page synthetic crawl.
    */
-  screen(parentUrl: string | null, candidates: FrontierCandidate[]): void {
+  screen(parentUrl: string | null, candidates: FrontierCandidate[], memos?: readonly { screened: boolean }[]): void {
     if (candidates.length === 0) return;
     let parent: Parent | null | undefined;
-    for (const candidate of candidates) {
-      if (this.screened.has(candidate.url)) {
+    for (let i = 0; i < candidates.length; i += 1) {
+      const candidate = candidates[i]!;
+      const memo = memos?.[i];
+      if (memo?.screened === true || this.screened.has(candidate.url)) {
+        if (memo !== undefined) memo.screened = true;
         const trap = this.match(candidate.host, candidate.url);
         if (trap !== null) candidate.heldBy = trap.pattern;
         continue;
       }
       this.screened.set(candidate.url, true);
+      if (memo !== undefined) memo.screened = true;
       if (parent === undefined) {
         const parentShape = parentUrl === null ? null : urlShape(parentUrl);
         parent = parentShape === null ? null : { url: parentUrl!, shape: parentShape, template: urlTemplate(parentShape) };
