@@ -24,8 +24,8 @@ for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.std
 async function loadCli() {
   if (process.env.CRAWLBENCH_FROM_SOURCE !== '1') {
     try {
-      const { cliBundle } = await import('../scripts/cli-bundle.mjs');
-      return await import(pathToFileURL(await cliBundle()).href);
+      const { useCliBundle } = await import('../scripts/cli-bundle.mjs');
+      return await import(pathToFileURL(await useCliBundle()).href);
     } catch (error) {
       console.error(`crawlbench: running from source through tsx (the CLI bundle could not be built: ${error.message.split('\n')[0]})`);
     }

@@ -12,8 +12,14 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outRoot = path.join(root, 'out', 'cli');
 const stampFile = path.join(outRoot, 'current.json');
 const ENTRY_POINTS = { index: 'cli/index.ts', 'crawl-worker': 'engine/worker/crawl-worker.ts', 'store-writer': 'engine/store/sqlite/writer-thread.ts' };
-/** Builds older than this, other than the current one, are removed (a running CLI may still use a recent one). */
-const STALE_BUILD_MS = 24 * 60 * 60 * 1000;
+/**
+ * A build that is not the current one is removed once no live process uses it (see
+ * {@link useCliBundle}) and it is this old: the margin covers a process that found a build and has
+ * not marked it yet (it checks the build is still there after marking).
+ */
+const UNUSED_BUILD_GRACE_MS = 60 * 1000;
+/** The folder in a build holding one empty file per process using it, named by its pid. */
+const USERS_FOLDER = 'users';
 
 function fileStamp(relative) {
   const stat = fs.statSync(path.join(root, relative));
@@ -83,16 +89,74 @@ export async function cliBundle() {
   const temporary = `${stampFile}.${dir}`;
   fs.writeFileSync(temporary, JSON.stringify({ dir, inputs }));
   fs.renameSync(temporary, stampFile);
-  removeStaleBuilds(dir);
+  removeUnusedBuilds(outRoot, dir);
   return path.join(outdir, 'index.js');
 }
 
-function removeStaleBuilds(keep) {
-  for (const name of fs.readdirSync(outRoot)) {
-    if (name === keep || !name.startsWith('b-')) continue;
-    const folder = path.join(outRoot, name);
+/**
+ * Marks the build of `entry` as used by this process until it exits: an empty file named by the
+ * pid in the build's users folder. Its worker threads load their scripts from the build later
+ * (a crashed worker is replaced), so another process's rebuild must not remove it meanwhile.
+ * @returns false when the build was removed before the mark was made (find the current one again)
+ */
+function markInUse(entry) {
+  const users = path.join(path.dirname(entry), USERS_FOLDER);
+  const marker = path.join(users, String(process.pid));
+  try {
+    fs.mkdirSync(users, { recursive: true });
+    fs.writeFileSync(marker, '');
+  } catch {
+    return false;
+  }
+  process.once('exit', () => fs.rmSync(marker, { force: true }));
+  return fs.existsSync(entry);
+}
+
+/** Whether a live process marked the build in `folder` (markers of ended processes are removed). */
+function inUse(folder) {
+  const users = path.join(folder, USERS_FOLDER);
+  let names;
+  try {
+    names = fs.readdirSync(users);
+  } catch {
+    return false;
+  }
+  let live = false;
+  for (const name of names) {
     try {
-      if (Date.now() - fs.statSync(folder).mtimeMs > STALE_BUILD_MS) fs.rmSync(folder, { recursive: true, force: true });
+      process.kill(Number(name), 0);
+      live = true;
+    } catch (error) {
+      // EPERM: the process exists (another user's); ESRCH: it ended without removing its mark (killed).
+      if (error.code === 'EPERM') live = true;
+      else fs.rmSync(path.join(users, name), { force: true });
+    }
+  }
+  return live;
+}
+
+/**
+ * {@link cliBundle}, marked as used by this process until it exits, so no other process's rebuild
+ * removes it while this one runs (bin/crawlbench.mjs runs the CLI through it).
+ * @returns absolute path of the entry module
+ */
+export async function useCliBundle() {
+  for (let attempt = 1; ; attempt += 1) {
+    const entry = await cliBundle();
+    if (markInUse(entry) || attempt === 3) return entry;
+  }
+}
+
+/**
+ * Removes the builds (`b-…` folders) in `buildsRoot` other than `keep` that no live process uses,
+ * once UNUSED_BUILD_GRACE_MS old (folder mtime). Called after each build.
+ */
+export function removeUnusedBuilds(buildsRoot, keep) {
+  for (const name of fs.readdirSync(buildsRoot)) {
+    if (name === keep || !name.startsWith('b-')) continue;
+    const folder = path.join(buildsRoot, name);
+    try {
+      if (Date.now() - fs.statSync(folder).mtimeMs > UNUSED_BUILD_GRACE_MS && !inUse(folder)) fs.rmSync(folder, { recursive: true, force: true });
     } catch {
       // Another process removed it first.
     }
