@@ -4,7 +4,7 @@
 //   shared    imports nothing of the project but itself (and zod); no Node, no electron
 //   engine    shared/types and shared/url only; only engine/store/sqlite imports better-sqlite3;
 //             schedule/, links/ and commit/ do not see store/sqlite (STORE_PORT_EXCEPTIONS aside);
-//             the worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, schedule/politeness and the worker protocol (link-wire.ts too)
+//             the worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, schedule/politeness and the worker protocol (link-wire.ts and thread-name.ts too)
 //   app       engine/index.ts (no deep imports) and shared
 //   hosts     electron/, cli/, server/: app, engine/index.ts and shared (cli also server/, for
 //             `crawlbench serve`); only electron/ imports electron
@@ -60,7 +60,8 @@ const workerEntry = withEngine(engineNoSqlite, () => ({
   // schedule/politeness is the one politeness formula (pure, imports nothing): robots.txt redirect hops wait by it too.
   // bodies/, warc/ and extract/ are what the worker makes of a body for the store, the WARC file and the extractors (pure, no store).
   // render/ renders a page in Chromium (issue 14 part 3), its requests through the worker's own fetcher.
-  patterns: [{ regex: '^\\.(?!/protocol$|/link-wire$|\\./(?:fetch|parse|robots|bodies|warc|extract|render)/|\\./schedule/politeness$)', message: 'The worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, render/, schedule/politeness and the worker protocol (with its link packing).' }],
+  // thread-name names the worker's thread for process lists (nothing else).
+  patterns: [{ regex: '^\\.(?!/protocol$|/link-wire$|/thread-name$|\\./(?:fetch|parse|robots|bodies|warc|extract|render)/|\\./schedule/politeness$)', message: 'The worker entry imports only fetch/, parse/, robots/, bodies/, warc/, extract/, render/, schedule/politeness, the worker protocol (with its link packing) and its thread name.' }],
 }));
 
 const zones = [

@@ -25,9 +25,11 @@ import { addRenderedLinks } from '../render/rendered-links';
 import { pageCookieHeaders } from '../render/page-cookies';
 import { renderRecord } from '../render/render-record';
 import type { FetchedResponse } from '../fetch/fetcher';
+import { CRAWL_WORKER_THREAD_NAME, nameThisThread } from './thread-name';
 
 const port = parentPort;
 if (!port) throw new Error('crawl-worker must run as a worker thread');
+nameThisThread(CRAWL_WORKER_THREAD_NAME);
 
 const init = workerData as WorkerInit;
 const resolver = new HostResolver({ overrides: init.settings.hostOverrides, closed: init.settings.closedResolver });

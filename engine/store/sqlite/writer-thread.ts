@@ -13,9 +13,11 @@ import { INLINKS_INDEX } from './sort-indexes';
 import { isLockBusy } from './storage-errors';
 import { WalBudget } from './wal-budget';
 import type { WriterRequest, WriterReply, WriterThreadInit } from './writer-protocol';
+import { nameThisThread, STORE_WRITER_THREAD_NAME } from '../../worker/thread-name';
 
 const port = parentPort;
 if (!port) throw new Error('writer-thread must run as a worker thread');
+nameThisThread(STORE_WRITER_THREAD_NAME);
 const init = workerData as WriterThreadInit;
 const db = openDatabase(init.file, { ...(init.nativeBinding ? { nativeBinding: init.nativeBinding } : {}) });
 /**
