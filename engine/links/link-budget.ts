@@ -16,9 +16,9 @@ import type { UrlIdentity } from './url-identity';
  */
 export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 /**
- * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 500 for a
+ * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 510 for a
  * 32-character URL, whose entry measured 483 bytes of V8 heap (100,000 entries, after a full GC)
- * before the target's memo added two fields (16 bytes more).
+ * before the target's memo added three fields (8 bytes each).
  */
 export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
 /**
@@ -57,12 +57,12 @@ export function crawlDelayCache(): BoundedCache<number> {
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL and
  * normalized string where they differ from the key (LinkPipeline keeps one string for equal
  * ones: a URL already in normal form is the key three times over), its normalized key and host,
- * the parts (slices of the URL), the objects' headers and the target's memo fields (the 256). The registrable domain is
+ * the parts (slices of the URL), the objects' headers and the target's memo fields (the 264). The registrable domain is
  * not counted: it is the per-host domain cache's string (url-identity.ts), shared by every URL
  * of the host.
  */
 export function linkTargetBytes(key: string, identity: UrlIdentity | null): number {
-  const own = estimateStringBytes(key) + 256;
+  const own = estimateStringBytes(key) + 264;
   if (identity === null) return own;
   const url = identity.url === key ? 0 : estimateStringBytes(identity.url);
   const normalized = identity.normalized === identity.url ? 0 : estimateStringBytes(identity.normalized);
