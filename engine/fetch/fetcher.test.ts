@@ -110,6 +110,8 @@ describe('Fetcher', () => {
     expect(outcome.body.toString()).toBe('<title>Hello</title>');
     expect(outcome.truncated).toBe(false);
     expect(outcome.redirectChain).toEqual([]);
+    // A cleartext connection: HTTP/1.1, no TLS layer (the WARC-Protocol fields of its records).
+    expect(outcome.protocols).toEqual(['http/1.1']);
     expect(outcome.headers['x-robots-tag']).toBe('noindex');
     expect(outcome.headers['x-other']).toBeUndefined();
     // Every header is recorded with the page, the ones the crawler does not act on too.

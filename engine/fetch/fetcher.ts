@@ -10,6 +10,7 @@ import type { HostResolver } from './dns';
 import { REDIRECT_STATUSES, redirectTarget, type RedirectTarget } from './redirects';
 import { recordResponseHeaders } from './response-headers';
 import { mergeCookieHeaders } from '../cookies/crawl-cookie-jar';
+import { ConnectionProtocols, originKey, type NegotiatedSocket } from './connection-protocols';
 
 /** One hop of a redirect chain: the URL requested and the status it answered. */
 export interface RedirectHop {
@@ -41,6 +42,12 @@ export interface FetchedResponse {
   fetchMs: number;
   /** The last answer's Set-Cookie headers, as sent (RFC 6265 §3: one a cookie); empty when none. */
   setCookies: string[];
+  /**
+   * The protocols the last answer came over, as the WARC-Protocol field names them, higher level
+   * first: ['h2', 'tls/1.3'], ['http/1.1'] for cleartext (connection-protocols.ts); empty when
+   * unknown (through a proxy).
+   */
+  protocols: readonly string[];
 }
 
 /** A fetch that got no usable response. */
@@ -98,6 +105,8 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
  */
 export class Fetcher {
   private readonly agent: Agent;
+  /** What each origin's connections negotiated (ALPN, TLS version), for the WARC records. */
+  private readonly protocols = new ConnectionProtocols();
 
   private readonly requestHeaders: Record<string, string>;
   private readonly ruleOf: (hostname: string) => RequestRuleSecrets | null;
@@ -114,12 +123,15 @@ export class Fetcher {
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
       allowH2: options.http2 ?? false,
       connect: (connectOptions, callback) => {
+        const origin = originKey(connectOptions.protocol, connectOptions.hostname, connectOptions.port);
         resolver.resolve(connectOptions.hostname).then(
           (resolved) =>
-            base(
-              { ...connectOptions, hostname: resolved.address, port: resolved.port === undefined ? connectOptions.port : String(resolved.port) },
-              callback,
-            ),
+            base({ ...connectOptions, hostname: resolved.address, port: resolved.port === undefined ? connectOptions.port : String(resolved.port) }, (...answer) => {
+              // A failed connect answers with the error alone (no socket argument at all).
+              const socket = answer[1] as NegotiatedSocket | null | undefined;
+              if (socket) this.protocols.record(origin, socket);
+              callback(...answer);
+            }),
           (error: Error) => callback(error, null),
         );
       },
@@ -172,6 +184,7 @@ export class Fetcher {
           redirect,
           fetchMs: performance.now() - startedAt,
           setCookies: setCookiesOf(response.headers['set-cookie']),
+          protocols: dispatcher === this.agent ? this.protocols.of(current) : [],
         });
         if (!follow && REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);

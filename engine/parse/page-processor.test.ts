@@ -25,6 +25,7 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     redirect: null,
     fetchMs: 12,
     setCookies: [],
+    protocols: ['http/1.1'],
     ...rest,
     body,
   };

@@ -54,8 +54,8 @@ function fakeWeb(routes: Record<string, [number, string]>, mapped: readonly stri
     const route = routes[url];
     const fetchMs = 10;
     clock += fetchMs;
-    if (!route) return { ok: true, finalUrl: url, status: 404, contentType: 'text/plain', headers: {}, responseHeadersJson: '{}', body: Buffer.from('no'), wireBytes: 2, truncated: false, redirectChain: [], redirect: null, fetchMs, setCookies: [] };
-    return { ok: true, finalUrl: url, status: route[0], contentType: 'text/plain', headers: {}, responseHeadersJson: '{"content-type":"text/plain"}', body: Buffer.from(route[1]), wireBytes: route[1].length, truncated: false, redirectChain: [], redirect: null, fetchMs, setCookies: [] };
+    if (!route) return { ok: true, finalUrl: url, status: 404, contentType: 'text/plain', headers: {}, responseHeadersJson: '{}', body: Buffer.from('no'), wireBytes: 2, truncated: false, redirectChain: [], redirect: null, fetchMs, setCookies: [], protocols: ['http/1.1'] };
+    return { ok: true, finalUrl: url, status: route[0], contentType: 'text/plain', headers: {}, responseHeadersJson: '{"content-type":"text/plain"}', body: Buffer.from(route[1]), wireBytes: route[1].length, truncated: false, redirectChain: [], redirect: null, fetchMs, setCookies: [], protocols: ['http/1.1'] };
   };
   const resolve = async (host: string) => {
     if (!mapped.includes(host)) throw new CodedError('HOST_NOT_MAPPED', `${host} not mapped`);

@@ -37,6 +37,8 @@ async function readBlocks(bytes: Uint8Array): Promise<Uint8Array[]> {
 
 const sha1Label = (bytes: Uint8Array): string => `sha1:${base32(createHash('sha1').update(bytes).digest())}`;
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1');
+/** The WARC head (version line and fields) of each record of uncompressed `bytes` whose payloads hold no "WARC/1.1" line. */
+const warcHeads = (bytes: Uint8Array): string[] => text(bytes).split(/(?=^WARC\/1\.1\r\n)/m).map((record) => record.split('\r\n\r\n')[0]!);
 
 describe('fetchRecords', () => {
   it.each([false, true])('writes a request then a response that warcio reads back (gzip %s)', async (gzip) => {
@@ -101,6 +103,27 @@ describe('fetchRecords', () => {
     const [request, response] = await readRecords((await fetchRecords(page({ truncated: true }))).bytes);
     expect(response!.record.warcHeader('WARC-Truncated')).toBe('length');
     expect(request!.record.warcHeader('WARC-Truncated')).toBeNull();
+  });
+
+  it('writes one WARC-Protocol field per protocol, higher level first, on the request and the response; none when unknown', async () => {
+    const { bytes } = await fetchRecords(page({ url: 'https://example.com/', protocols: ['h2', 'tls/1.3'] }));
+    // Two field lines in each record's WARC head, in that order (the IIPC extension's layering).
+    expect(warcHeads(bytes).map((head) => head.match(/^WARC-Protocol: .*$/gm))).toEqual([
+      ['WARC-Protocol: h2', 'WARC-Protocol: tls/1.3'],
+      ['WARC-Protocol: h2', 'WARC-Protocol: tls/1.3'],
+    ]);
+    // warcio reads them back; the HTTP status line stays HTTP/1.1 (the extension's h2 example).
+    const [request, response] = await readRecords(bytes);
+    for (const { record } of [request!, response!]) expect(record.warcHeader('WARC-Protocol')).toContain('tls/1.3');
+    expect(response!.record.httpHeaders?.statusline).toBe('HTTP/1.1 200 OK');
+    const [unknownRequest, unknownResponse] = await readRecords((await fetchRecords(page())).bytes);
+    expect(unknownRequest!.record.warcHeader('WARC-Protocol')).toBeNull();
+    expect(unknownResponse!.record.warcHeader('WARC-Protocol')).toBeNull();
+  });
+
+  it('refuses a protocol that is not a WARC-Protocol id (a line break would forge fields)', async () => {
+    await expect(fetchRecords(page({ protocols: ['h2\r\nWARC-Type: resource'] }))).rejects.toThrow(RangeError);
+    await expect(fetchRecords(page({ protocols: ['HTTP/2'] }))).rejects.toThrow(RangeError);
   });
 
   it('leaves out header fields it cannot write faithfully, without failing the record', async () => {
@@ -196,6 +219,15 @@ describe('revisitRecords', () => {
     expect(revisit!.record.warcBlockDigest).toBe(sha1Label(block!));
     expect(revisit!.record.warcContentLength).toBe(block!.length);
     expect(builtRecordCount(bytes)).toBe(2);
+  });
+
+  it('a revisit and its request carry the fetch\'s WARC-Protocol fields', async () => {
+    const fetch = { url: 'https://example.com/', fetchedAtMs: FETCHED_AT, status: 200, responseHeadersJson: '', requestHeaders: {}, protocols: ['http/1.1', 'tls/1.2'] };
+    const bytes = await revisitRecords(fetch, { url: 'https://example.com/', fetchedAtMs: 0 }, payloadDigest(new Uint8Array([1])));
+    expect(warcHeads(bytes).map((head) => head.match(/^WARC-Protocol: .*$/gm))).toEqual([
+      ['WARC-Protocol: http/1.1', 'WARC-Protocol: tls/1.2'],
+      ['WARC-Protocol: http/1.1', 'WARC-Protocol: tls/1.2'],
+    ]);
   });
 
   it('keeps the status line of a revisit without headers', async () => {

@@ -41,6 +41,12 @@ export interface WarcFetch {
   body: Uint8Array;
   /** The body was cut at the crawler's size cap: the response record gets `WARC-Truncated: length`. */
   truncated: boolean;
+  /**
+   * The protocols the fetch came over, higher level first (`['h2', 'tls/1.3']`): one WARC-Protocol
+   * field each on every record of the fetch (IIPC WARC extension WARC-Protocol). Absent or empty:
+   * none written (the extension lets a reader take HTTP/1.1 from the status line and the scheme).
+   */
+  protocols?: readonly string[];
 }
 
 /** Options of the record builders. */
@@ -122,13 +128,14 @@ export async function fetchRecords(fetch: WarcFetch, options: WarcRecordOptions 
   const statusline = statusLine(fetch.status);
   const date = warcDate(fetch.fetchedAtMs, 'fetchedAtMs');
   const responseId = recordId();
-  const warcHeaders: [string, string][] = [['WARC-Record-ID', responseId]];
+  const protocols = protocolFields(fetch.protocols);
+  const warcHeaders: [string, string][] = [['WARC-Record-ID', responseId], ...protocols];
   if (fetch.truncated) warcHeaders.push(['WARC-Truncated', 'length']);
   const response = WARCRecord.create(
     { url: target.href, date, type: 'response', warcVersion: WARC_1_1, warcHeaders, statusline, httpHeaders: archivedResponseHeaders(fetch.responseHeadersJson, fetch.body.length) },
     fetch.body.length > 0 ? [fetch.body] : [],
   );
-  const request = requestRecord(target, fetch.requestHeaders, date, responseId);
+  const request = requestRecord(target, fetch.requestHeaders, date, responseId, protocols);
   const bytes = await serializeAll([{ record: request }, { record: response, payload: fetch.body }], options);
   const digest = response.warcPayloadDigest;
   if (!digest) throw new Error('warcio wrote no WARC-Payload-Digest on the response record');
@@ -164,6 +171,7 @@ export async function revisitRecords(
   const refersToDate = warcDate(refersTo.fetchedAtMs, 'refersTo.fetchedAtMs');
   if (!/^[A-Za-z0-9-]+:[A-Za-z0-9+/=]+$/.test(payloadDigest)) throw new RangeError(`Not a labelled payload digest (algorithm:value): ${JSON.stringify(payloadDigest)}`);
   const revisitId = recordId();
+  const protocols = protocolFields(fetch.protocols);
   const revisit = WARCRecord.create({
     url: target.href,
     date,
@@ -172,6 +180,7 @@ export async function revisitRecords(
     warcHeaders: [
       ['WARC-Record-ID', revisitId],
       ['WARC-Payload-Digest', payloadDigest],
+      ...protocols,
     ],
     statusline,
     httpHeaders: archivedResponseHeaders(fetch.responseHeadersJson, null),
@@ -180,7 +189,7 @@ export async function revisitRecords(
   });
   // warcio leaves the HTTP block out of a revisit without headers: keep the status line.
   revisit.httpHeaders ??= new StatusAndHeaders({ statusline, headers: new HeadersMultiMap() });
-  const request = requestRecord(target, fetch.requestHeaders, date, revisitId);
+  const request = requestRecord(target, fetch.requestHeaders, date, revisitId, protocols);
   return serializeAll([{ record: request }, { record: revisit }], options);
 }
 
@@ -276,8 +285,24 @@ function writableValue(value: string): string | null {
   return Buffer.from(text, 'utf8').equals(bytes) ? text : null;
 }
 
+/** A protocol id as the WARC-Protocol extension lists them: 'h2', 'http/1.1', 'tls/1.3', 'quic/1' … */
+const PROTOCOL_ID = /^[a-z][a-z0-9]*(?:\/[0-9]+(?:\.[0-9]+)?)?$/;
+
+/**
+ * One WARC-Protocol field per protocol, in the order given (higher level first; the IIPC
+ * extension repeats the field for layered protocols, and warcio writes a repeated field as lines
+ * of its own).
+ * @throws RangeError for an id that is not a protocol id (it would forge header lines otherwise)
+ */
+function protocolFields(protocols: readonly string[] | undefined): [string, string][] {
+  return (protocols ?? []).map((id) => {
+    if (!PROTOCOL_ID.test(id)) throw new RangeError(`Not a WARC-Protocol id: ${JSON.stringify(id)}`);
+    return ['WARC-Protocol', id];
+  });
+}
+
 /** The request record of a fetch: `GET <path+query> HTTP/1.1`, Host from the URL, then the crawler's headers; concurrent to `concurrentTo`. */
-function requestRecord(target: URL, headers: Record<string, string>, date: string, concurrentTo: string): WARCRecord {
+function requestRecord(target: URL, headers: Record<string, string>, date: string, concurrentTo: string, protocols: readonly [string, string][]): WARCRecord {
   const fields: [string, string][] = [['host', target.host]];
   for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'host') fields.push([name, value]);
   return WARCRecord.create({
@@ -285,7 +310,7 @@ function requestRecord(target: URL, headers: Record<string, string>, date: strin
     date,
     type: 'request',
     warcVersion: WARC_1_1,
-    warcHeaders: [['WARC-Concurrent-To', concurrentTo]],
+    warcHeaders: [['WARC-Concurrent-To', concurrentTo], ...protocols],
     statusline: `GET ${target.pathname}${target.search} HTTP/1.1`,
     httpHeaders: httpHeaderList(fields),
   });

@@ -50,7 +50,7 @@ export class WarcSink {
       return;
     }
     this.revisitCount += 1;
-    const fetch = { url: result.finalUrl, fetchedAtMs: capture.fetchedAtMs, status: result.status, responseHeadersJson: result.responseHeadersJson, requestHeaders: this.run.requestHeaders };
+    const fetch = { url: result.finalUrl, fetchedAtMs: capture.fetchedAtMs, status: result.status, responseHeadersJson: result.responseHeadersJson, requestHeaders: this.run.requestHeaders, protocols: capture.protocols };
     this.chain(async () => {
       const bytes = await revisitRecords(fetch, original, capture.payloadDigest, { gzip: this.file.gzip });
       await this.file.append(bytes);

@@ -130,10 +130,10 @@ async function fetchPage(message: Extract<ToWorker, { type: 'fetch' }>): Promise
   // The fetch as archived; a record that cannot be built (warcio refused it) leaves the page unarchived, never lost.
   const fetchedAtMs = Date.now();
   await fetchRecords(
-    { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated },
+    { url: outcome.finalUrl, fetchedAtMs, status: outcome.status, responseHeadersJson: outcome.responseHeadersJson, requestHeaders: fetchHeaders, body: outcome.body, truncated: outcome.truncated, protocols: outcome.protocols },
     { gzip: init.warc.gzip },
   ).then(
-    ({ bytes, payloadDigest }) => postPage(message.seq, message.urlId, { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs } }),
+    ({ bytes, payloadDigest }) => postPage(message.seq, message.urlId, { ...result, warc: { bytes, records: 2, payloadDigest, fetchedAtMs, protocols: outcome.protocols } }),
     () => postPage(message.seq, message.urlId, result),
   );
 }

@@ -216,6 +216,8 @@ export interface WarcCapture {
   payloadDigest: string;
   /** The records' WARC-Date, epoch ms. */
   fetchedAtMs: number;
+  /** The protocols the fetch came over (their WARC-Protocol fields; FetchedResponse.protocols), for a revisit record of it. */
+  protocols: readonly string[];
 }
 
 /** What the content-seen test needs of a page (IIR 20.2: "Doc FP's"; IIR 19.6 shingles). */

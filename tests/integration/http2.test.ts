@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startH2Server, type H2Server } from '../../testweb/h2-server';
 import { crawlbenchAsync } from './harness';
@@ -31,6 +32,16 @@ async function crawl(name: string, extra: string[]): Promise<{ pagesFetched: num
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { pagesFetched: number; blocked: number };
 }
 
+/** The WARC-Protocol fields of each response record of a .warc.gz file, joined: 'h2 tls/1.3'. */
+function responseProtocols(file: string): string[] {
+  const text = gunzipSync(fs.readFileSync(file)).toString('latin1');
+  return text
+    .split(/(?=^WARC\/1\.1\r\n)/m)
+    .map((record) => record.split('\r\n\r\n')[0]!)
+    .filter((head) => /^WARC-Type: response$/m.test(head))
+    .map((head) => [...head.matchAll(/^WARC-Protocol: (.*)$/gm)].map((match) => match[1]).join(' '));
+}
+
 describe('HTTP/2 (issue 14 part 5)', () => {
   it('fetches every URL and robots.txt over HTTP/2 with --http2, over HTTP/1.1 without', async () => {
     const before = server.requests.length;
@@ -42,5 +53,18 @@ describe('HTTP/2 (issue 14 part 5)', () => {
     const middle = server.requests.length;
     expect(await crawl('h1', [])).toMatchObject({ pagesFetched: 2, blocked: 1 });
     expect(new Set(server.requests.slice(middle).map((r) => r.httpVersion))).toEqual(new Set(['1.1']));
+  });
+
+  it('archives each fetch with the protocols it came over: WARC-Protocol h2 or http/1.1, then the TLS version', async () => {
+    const h2File = path.join(dir, 'h2.warc.gz');
+    await crawl('h2-warc', ['--http2', '--warc', h2File]);
+    const h1File = path.join(dir, 'h1.warc.gz');
+    await crawl('h1-warc', ['--warc', h1File]);
+    const h2 = responseProtocols(h2File);
+    const h1 = responseProtocols(h1File);
+    expect(h2).toHaveLength(2);
+    expect(h1).toHaveLength(2);
+    for (const protocols of h2) expect(protocols).toMatch(/^h2 tls\/1\.[23]$/);
+    for (const protocols of h1) expect(protocols).toMatch(/^http\/1\.1 tls\/1\.[23]$/);
   });
 });
