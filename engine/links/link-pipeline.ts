@@ -296,17 +296,20 @@ export class LinkPipeline {
     let target = this.linkTargets.get(key);
     if (target !== undefined) return target;
     const parts = linkParts(fetchUrl);
-    if (!this.allowedProtocols.has(parts.protocol)) {
-      // Scheme first: mailto:/javascript: are never normalized, only counted.
-      target = { parts, identity: null, refusal: 'protocol', aliasStored: false, linkedEntry: null, screened: false };
-    } else {
-      const identity = this.options.identify(key);
-      if (identity.ok) {
+    let identity: UrlIdentity | null = null;
+    let refusal: LinkTarget['refusal'] = null;
+    // Scheme first: mailto:/javascript: are never normalized, only counted.
+    if (!this.allowedProtocols.has(parts.protocol)) refusal = 'protocol';
+    else {
+      const identified = this.options.identify(key);
+      if (identified.ok) {
         // One string for equal ones: most links are in normal form already (linkTargetBytes counts it once).
-        const normalized = identity.value.normalized === fetchUrl ? fetchUrl : identity.value.normalized;
-        target = { parts, identity: { ...identity.value, url: fetchUrl, normalized }, refusal: null, aliasStored: false, linkedEntry: null, screened: false };
-      } else target = { parts, identity: null, refusal: 'invalid-url', aliasStored: false, linkedEntry: null, screened: false };
+        const normalized = identified.value.normalized === fetchUrl ? fetchUrl : identified.value.normalized;
+        identity = { ...identified.value, url: fetchUrl, normalized };
+      } else refusal = 'invalid-url';
     }
+    // A new target has learned nothing yet (TargetMemo).
+    target = { parts, identity, refusal, aliasStored: false, linkedEntry: null, screened: false };
     this.linkTargets.set(key, target);
     return target;
   }
