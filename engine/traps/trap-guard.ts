@@ -95,14 +95,15 @@ export class TrapGuard {
     for (let i = 0; i < candidates.length; i += 1) {
       const candidate = candidates[i]!;
       const memo = memos?.[i];
-      if (memo?.screened === true || this.screened.has(candidate.url)) {
-        if (memo !== undefined) memo.screened = true;
+      const screenedBefore = memo?.screened === true || this.screened.has(candidate.url);
+      // Screened by the time this link is done, either way.
+      if (memo !== undefined) memo.screened = true;
+      if (screenedBefore) {
         const trap = this.match(candidate.host, candidate.url);
         if (trap !== null) candidate.heldBy = trap.pattern;
         continue;
       }
       this.screened.set(candidate.url, true);
-      if (memo !== undefined) memo.screened = true;
       if (parent === undefined) {
         const parentShape = parentUrl === null ? null : urlShape(parentUrl);
         parent = parentShape === null ? null : { url: parentUrl!, shape: parentShape, template: urlTemplate(parentShape) };
