@@ -5,7 +5,6 @@
  * store/postgres/content-dedupe.ts) read and write the rows; what a page is compared with, and how
  * the best match is chosen, is decided here once.
  */
-import { SketchCache } from './sketch-cache';
 import { estimatedJaccard } from './shingles';
 
 /** How a page's content relates to earlier pages of the crawl. */
@@ -27,11 +26,6 @@ export interface ContentDedupeOptions {
 export const DEFAULT_MIN_WORDS_FOR_NEAR = 20;
 /** {@link ContentDedupeOptions.maxCandidates}'s default. */
 export const DEFAULT_MAX_CANDIDATES = 64;
-
-/** A bounded cache of MinHash sketches by URL id (sketch-cache.ts), one per content-seen test. */
-export function createSketchCache(): SketchCache {
-  return new SketchCache();
-}
 
 /** A sketch as stored (`pages.minhash`: SQLite BLOB, PostgreSQL bytea): its uint32 values, little-endian, back to back. */
 export function sketchToBlob(sketch: Uint32Array): Buffer {

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import {
   bestNearMatch,
-  createSketchCache,
   DEFAULT_MAX_CANDIDATES,
   DEFAULT_MIN_WORDS_FOR_NEAR,
   sketchFromBlob,
@@ -15,6 +14,7 @@ import {
   type ContentDedupeOptions,
   type ContentVerdict,
 } from '../../dedupe/content-verdict';
+import { SketchCache } from '../../dedupe/sketch-cache';
 import { bandBuckets, estimatedJaccard } from '../../dedupe/shingles';
 import type { PageRow } from '../ports';
 import type { ContentFingerprints } from '../../worker/protocol';
@@ -72,7 +72,7 @@ type Plan =
  */
 export class PostgresContentIndex {
   /** Sketches by URL id: candidates' from `pages.minhash`, the batch's own from their content. */
-  private readonly sketches = createSketchCache();
+  private readonly sketches = new SketchCache();
 
   /**
    * @param crawlId the crawl (its row in `crawls`)

@@ -5,10 +5,10 @@ import { PENDING_BAND_ROWS, PendingBands } from './pending-bands';
 import type { ContentFingerprints } from '../../worker/protocol';
 import { BandIndex, BAND_INDEX_MAX_BYTES } from '../../dedupe/band-index';
 import { BucketFilter } from '../../dedupe/bucket-filter';
+import { SketchCache } from '../../dedupe/sketch-cache';
 import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
 import {
   bestNearMatch,
-  createSketchCache,
   DEFAULT_MAX_CANDIDATES,
   DEFAULT_MIN_WORDS_FOR_NEAR,
   sketchFromBlob,
@@ -32,7 +32,7 @@ export class ContentDedupe {
   private readonly bucketMembers: Statement;
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
-  private readonly sketches = createSketchCache();
+  private readonly sketches = new SketchCache();
   /** The crawl's band buckets (stored or pending), so a probe of a bucket no page has is skipped (bucket-filter.ts). */
   private readonly storedBuckets = new BucketFilter();
   /** Band rows not yet in `minhash_bands`, written sorted when enough wait (pending-bands.ts). */
