@@ -73,6 +73,19 @@ describe('WriterThreadClient (store-writer thread)', () => {
     expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
   });
 
+  it('writes sent together are applied in order, and one refused among them fails alone while the others land', async () => {
+    db.exec(`CREATE TRIGGER refuse_claim BEFORE UPDATE OF state ON urls WHEN NEW.state = 'in_flight' AND NEW.url = 'http://a.test/x' BEGIN SELECT RAISE(FAIL, 'claim refused'); END`);
+    const writer = open();
+    await writer.commit({ nowMs: 1, candidates: [candidate('x'), candidate('y'), candidate('z')] });
+    const [x, y, z] = db.prepare(`SELECT id FROM urls WHERE crawl_id = ? ORDER BY id`).pluck().all(crawlId) as number[];
+    // Sent in one tick: the thread finds them queued behind one another.
+    const outcomes = await Promise.allSettled([writer.claimed([y!], 2), writer.claimed([x!], 3), writer.claimed([z!], 4), writer.setStatus('interrupted', null)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ message: 'claim refused', code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
+    expect([stateOf(x!), stateOf(y!), stateOf(z!)]).toEqual(['pending', 'in_flight', 'in_flight']);
+    expect(new CrawlRepository(db).getCrawl(crawlId).status).toBe('interrupted');
+  });
+
   it('lets the WAL grow past the SQLite default 1,000-page checkpoint (wal-budget.ts, on a disk with room) instead of checkpointing every big commit', async () => {
     const writer = open();
     const long = (batch: number, index: number) => candidate(`${batch}-${index}-${'x'.repeat(900)}`);
