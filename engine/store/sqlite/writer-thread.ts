@@ -29,7 +29,8 @@ export const WRITER_CACHE_KIB = 32 * 1024;
 db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 /**
  * No foreign-key checks on this connection: every row it writes names URLs by ids it resolved in
- * the same transaction (SqliteCrawlWriter: a key it cannot resolve is an error before any row),
+ * the same transaction (SqliteCrawlWriter: a key it cannot resolve fails the batch, whose
+ * transaction rolls back whole),
  * and each check is a B-tree probe per reference, three for every link row (its crawl, source and
  * target); it deletes no parent row, so no ON DELETE action is owed here. Every other connection
  * keeps them on (connection.ts), the DUST merge's and a crawl's deletion included.
