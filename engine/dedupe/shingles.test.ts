@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandBuckets, estimatedJaccard, LSH_BANDS, minhash, normalizeText, shingleHashes as shinglesOfWords, textSketch, textWords } from './shingles';
+import { bandBuckets, estimatedJaccard, LSH_BANDS, minhash, normalizeText, shingleHashes as shinglesOfWords, textSketch, textSketchUtf8, textWords } from './shingles';
 
 const shingleHashes = (text: string) => shinglesOfWords(textWords(text));
 
@@ -119,6 +119,30 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
       const sketch = textSketch(text)!;
       expect(sketch.normalized).toBe(words_.join(' '));
       expect(Array.from(sketch.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+    }
+  });
+
+  it('textSketchUtf8 gives textSketch\'s normalized text as UTF-8, its length, prefix, words and sketch, on both paths', () => {
+    const texts = [
+      ...Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? words(i * 7 + 1) : randomText(i, i * 11))),
+      'Two words',
+      ' ,.; ',
+      'Caf\u00e9 au lait noir sucr\u00e9 \u{1F600} encore une fois',
+    ];
+    for (const text of texts) {
+      for (const prefixChars of [0, 5, 100_000]) {
+        const expected = textSketch(text);
+        const got = textSketchUtf8(text, prefixChars);
+        if (expected === null) {
+          expect(got, JSON.stringify(text)).toBeNull();
+          continue;
+        }
+        expect(Buffer.from(got!.normalizedUtf8).toString('utf8'), JSON.stringify(text)).toBe(expected.normalized);
+        expect(got!.normalizedChars).toBe(expected.normalized.length);
+        expect(got!.prefix).toBe(expected.normalized.slice(0, prefixChars));
+        expect(got!.words).toBe(expected.words);
+        expect(Array.from(got!.minhash)).toEqual(Array.from(expected.minhash));
+      }
     }
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedResponse } from '../fetch/fetcher';
 import type { DiscoveredLink } from '../worker/protocol';
-import { canonicalTarget, headerDirectives, isHtml, processFetch } from './page-processor';
+import { createHash } from 'node:crypto';
+import { canonicalTarget, fingerprintText, headerDirectives, isHtml, processFetch } from './page-processor';
 
 /** Links without their anchor text and rel (tests of resolution compare URLs and kinds only). */
 function addresses<T extends DiscoveredLink | DiscoveredLink[] | undefined>(links: T): T {
@@ -30,6 +31,28 @@ function response(overrides: Partial<FetchedResponse> & { html?: string } = {}):
     body,
   };
 }
+
+describe('fingerprintText', () => {
+  it('is the SHA-256 of the normalized text, its length and excerpt, whether the text is all ASCII or not', () => {
+    const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    for (const [text, normalized] of [
+      ['  Hello,\n WORLD! One two THREE ', 'hello world one two three'],
+      ['Ünïcode — TEXT, déjà vu 東京 ', 'ünïcode text déjà vu 東京'],
+    ] as const) {
+      const content = fingerprintText(text, 7)!;
+      expect(content.fingerprint).toBe(sha(normalized));
+      expect(content.textChars).toBe(normalized.length);
+      expect(content.excerpt).toBe(normalized.slice(0, 7));
+      expect(content.words).toBe(normalized.split(' ').length);
+    }
+    // The ASCII path reuses one buffer: a longer text sketched in between leaves nothing behind.
+    const first = fingerprintText('alpha beta gamma', 20);
+    fingerprintText('a much longer text with many more words than the first one had', 20);
+    expect(fingerprintText('alpha beta gamma', 20)).toEqual(first);
+    expect(first?.fingerprint).toBe(sha('alpha beta gamma'));
+    expect(fingerprintText(' ,.; ', 5)).toBeNull();
+  });
+});
 
 describe('isHtml', () => {
   it.each([

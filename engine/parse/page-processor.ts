@@ -2,7 +2,7 @@
 import type { ExtractedValue } from '../../shared/types/extraction';
 import { createHash } from 'node:crypto';
 import { decodeHtml } from './charset';
-import { textSketch } from '../dedupe/shingles';
+import { textSketchUtf8 } from '../dedupe/shingles';
 import type { FetchedResponse } from '../fetch/fetcher';
 import { STORED_RAW_URL_CHARS } from '../links/link-rules';
 import { parseLinkHeader } from '../../shared/url/link-header';
@@ -81,14 +81,15 @@ export function isHtml(contentType: string | undefined, body: Uint8Array): boole
  * characters; null when it has no words.
  */
 export function fingerprintText(text: string, excerptChars = 0): PageResult['content'] {
-  const sketch = textSketch(text);
+  const sketch = textSketchUtf8(text, excerptChars);
   if (sketch === null) return null;
   return {
-    fingerprint: createHash('sha256').update(sketch.normalized).digest('hex'),
+    // SHA-256 of the normalized text's UTF-8 (as update(string) would encode it), read before any other text is sketched.
+    fingerprint: createHash('sha256').update(sketch.normalizedUtf8).digest('hex'),
     minhash: sketch.minhash,
     words: sketch.words,
-    textChars: sketch.normalized.length,
-    excerpt: excerptChars > 0 ? sketch.normalized.slice(0, excerptChars) : '',
+    textChars: sketch.normalizedChars,
+    excerpt: sketch.prefix,
   };
 }
 
