@@ -39,4 +39,18 @@ describe('SketchCache', () => {
     expect([2, 3, 4].map((id) => Array.from(cache.get(id)!))).toEqual([2, 3, 4].map((id) => Array.from(sketch(id))));
     expect(cache.size).toBe(3);
   });
+
+  it('views a held sketch in place: its values, empty for a page without one, undefined once evicted; a set of its slot changes it', () => {
+    const cache = new SketchCache(2);
+    cache.set(1, sketch(1));
+    cache.set(2, new Uint32Array(0));
+    const view = cache.view(1)!;
+    expect(Array.from(view)).toEqual(Array.from(sketch(1)));
+    expect(cache.view(2)).toEqual(new Uint32Array(0));
+    expect(cache.view(3)).toBeUndefined();
+    // Slot of id 1 reused: the view now shows id 3's values (why it is only for a comparison made at once).
+    cache.set(3, sketch(3));
+    expect(cache.view(1)).toBeUndefined();
+    expect(Array.from(view)).toEqual(Array.from(sketch(3)));
+  });
 });

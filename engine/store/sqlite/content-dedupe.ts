@@ -159,13 +159,16 @@ export class ContentDedupe {
     return [...new Set([...stored, ...pending])].sort((a, b) => a - b).slice(0, limit);
   }
 
-  /** A recorded page's sketch: from memory, else its pages row (empty when it has none). */
+  /**
+   * A recorded page's sketch, for a comparison made at once: a view of the cache's slab
+   * (SketchCache.view, valid until the next sketch is cached), else read from its pages row and
+   * cached (empty when it has none).
+   */
   private sketch(urlId: number): Uint32Array {
-    let sketch = this.sketches.get(urlId);
-    if (sketch === undefined) {
-      sketch = sketchFromBlob(this.sketchOf.get(urlId) as Buffer | null);
-      this.sketches.set(urlId, sketch);
-    }
+    const held = this.sketches.view(urlId);
+    if (held !== undefined) return held;
+    const sketch = sketchFromBlob(this.sketchOf.get(urlId) as Buffer | null);
+    this.sketches.set(urlId, sketch);
     return sketch;
   }
 }
