@@ -40,4 +40,32 @@ describe('BoundedCache by bytes', () => {
     expect(cache.size).toBe(1);
     expect(cache.bytes).toBe(2 * 4 + 24 + 64);
   });
+
+  it('keeps its entry and byte bounds while hits move entries between generations', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    // 10 bytes an entry, 40 at most: two generations of 2 entries (by bytes) each.
+    const cache = new BoundedCache<number>({ maxEntries: 100, maxBytes: 40, sizeOf: () => 10 });
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    for (const key of keys) cache.set(key, key.charCodeAt(0));
+    let hits = 0;
+    for (let round = 0; round < 200; round += 1) {
+      // A hit in the old generation moves into the young one, which rotates when full.
+      const key = keys[(round * 3) % keys.length]!;
+      const got = cache.get(key);
+      if (got !== undefined) {
+        hits += 1;
+        expect(got).toBe(key.charCodeAt(0));
+      } else cache.set(key, key.charCodeAt(0));
+      expect(cache.bytes).toBeLessThanOrEqual(40);
+      expect(cache.size).toBeLessThanOrEqual(4);
+    }
+    expect(hits).toBeGreaterThan(0);
+    // A key read after every new one stays (each read promotes it before its generation is dropped).
+    cache.set('hot', 1);
+    for (let i = 0; i < 100; i += 1) {
+      cache.set(`k${i}`, i);
+      expect(cache.get('hot')).toBe(1);
+      expect(cache.bytes).toBeLessThanOrEqual(40);
+    }
+  });
 });
