@@ -41,7 +41,7 @@ describe('BoundedCache by bytes', () => {
     expect(cache.bytes).toBe(2 * 4 + 24 + 64);
   });
 
-  it('keeps its entry and byte bounds while hits move entries between generations', async () => {
+  it('keeps its entry and byte bounds under reads and new entries, and keeps a key read after every new one', async () => {
     const { BoundedCache } = await import('./seen-cache');
     // 10 bytes an entry, 40 at most: two generations of 2 entries (by bytes) each.
     const cache = new BoundedCache<number>({ maxEntries: 100, maxBytes: 40, sizeOf: () => 10 });
@@ -49,7 +49,6 @@ describe('BoundedCache by bytes', () => {
     for (const key of keys) cache.set(key, key.charCodeAt(0));
     let hits = 0;
     for (let round = 0; round < 200; round += 1) {
-      // A hit in the old generation moves into the young one, which rotates when full.
       const key = keys[(round * 3) % keys.length]!;
       const got = cache.get(key);
       if (got !== undefined) {
@@ -60,12 +59,72 @@ describe('BoundedCache by bytes', () => {
       expect(cache.size).toBeLessThanOrEqual(4);
     }
     expect(hits).toBeGreaterThan(0);
-    // A key read after every new one stays (each read promotes it before its generation is dropped).
+    // A key read after every new one stays (each read marks it before the hand comes back).
     cache.set('hot', 1);
     for (let i = 0; i < 100; i += 1) {
       cache.set(`k${i}`, i);
       expect(cache.get('hot')).toBe(1);
       expect(cache.bytes).toBeLessThanOrEqual(40);
     }
+  });
+
+  it('evicts by CLOCK: an entry read since the hand last passed gets a second chance, one never read goes first', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    const cache = new BoundedCache<number>(3);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.get('a')).toBe(1);
+    cache.set('d', 4);
+    // The hand passed a (read: mark cleared, kept) and evicted b (never read).
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')]).toEqual([1, undefined, 3, 4]);
+    cache.set('e', 5);
+    // a, c and d were all read since: the hand clears c's, a's and d's marks, then evicts c, the first it meets again.
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.size).toBe(3);
+    expect(cache.get('e')).toBe(5);
+  });
+
+  it('makes room for an entry that grows in place without evicting it, and reuses the slots it freed', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    const cache = new BoundedCache<number, string>({ maxEntries: 4, maxBytes: 100, sizeOf: (_key, value) => value });
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 20);
+    expect(cache.bytes).toBe(80);
+    cache.set('a', 50);
+    expect(cache.get('a')).toBe(50);
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+    expect(cache.size).toBeLessThan(4);
+    // The slot emptied for bytes takes the next entry: four entries again, none evicted for it.
+    const held = ['a', 'b', 'c', 'd'].filter((key) => cache.get(key) !== undefined);
+    cache.set('w', 10);
+    expect(cache.size).toBe(4);
+    expect([...held, 'w'].map((key) => cache.get(key) !== undefined)).toEqual([true, true, true, true]);
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+  });
+
+  it('agrees with a plain Map on every hit, and stays within its bounds, under random sets and gets of random sizes', async () => {
+    const { BoundedCache } = await import('./seen-cache');
+    const cache = new BoundedCache<number, number>({ maxEntries: 50, maxBytes: 2_000, sizeOf: (key, value) => 8 + (value % 97) });
+    const model = new Map<number, number>();
+    let x = 7;
+    let hits = 0;
+    for (let step = 0; step < 20_000; step += 1) {
+      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+      const key = (x >>> 16) % 120;
+      if ((x >>> 8) % 3 === 0) {
+        const value = (x >>> 4) % 10_000;
+        cache.set(key, value);
+        model.set(key, value);
+      } else {
+        const got = cache.get(key);
+        if (got !== undefined) {
+          hits += 1;
+          expect(got).toBe(model.get(key));
+        }
+      }
+      expect(cache.size).toBeLessThanOrEqual(50);
+      expect(cache.bytes).toBeLessThanOrEqual(2_000);
+    }
+    expect(hits).toBeGreaterThan(1_000);
   });
 });

@@ -23,83 +23,133 @@ export function estimateStringBytes(text: string): number {
 }
 
 /**
- * A bounded map (string or number keys) with roughly least-recently-used eviction: two generations of at
- * most half the entries and half the bytes each; a hit in the old generation is promoted, and when
- * the young one fills, the old one is dropped whole. That is O(1) per operation (evicting one entry
- * at a time from a Map's head is O(n) in V8 once deletions pile up) and memory stays flat: at most
- * `maxEntries` entries and about `maxBytes` bytes, whatever the keys (a page can make them 60 KB).
+ * A bounded map (string or number keys) with CLOCK eviction (second chance; Corbató 1968, the page
+ * replacement of most operating systems): entries sit in slots, a hit only marks its slot
+ * referenced, and to make room the clock hand sweeps the slots, clearing marks and evicting the
+ * first entry not referenced since the hand last passed. A hit costs one map look-up and no write
+ * to the map, and memory stays flat: at most `maxEntries` entries and about `maxBytes` bytes,
+ * whatever the keys (a page can make them 60 KB).
+ *
+ * It replaced two generations of Maps (a hit in the old one copied into the young one, the old one
+ * dropped whole when the young one filled), which kept a working set whole only while it fit in
+ * half the budget, and past that paid an insert on most hits and dropped a generation of entries
+ * at a time. On the 100,000-page synthetic crawl every URL of the site is in the link-target
+ * cache's working set (105,000 targets, 64 MiB at about 510 bytes each): in a replay of that
+ * (105,000 URLs read in uniform random order, 5M reads) the generations hit 74.5% of reads, this
+ * 97.9%; a miss costs the main thread a normalization and a UUIDv5 key.
  */
 export class BoundedCache<V, K extends string | number = string> {
-  private young = new Map<K, V>();
-  private old = new Map<K, V>();
-  private youngBytes = 0;
-  private oldBytes = 0;
-  private readonly generationSize: number;
-  private readonly generationBytes: number;
+  /** Slot of each key held. */
+  private readonly slotOf = new Map<K, number>();
+  /** Per slot: its key and value (undefined when free), its estimated bytes and its referenced mark. */
+  private readonly keys: (K | undefined)[] = [];
+  private readonly values: (V | undefined)[] = [];
+  private sizes = new Float64Array(0);
+  private referenced = new Uint8Array(0);
+  /** Slots emptied to make room in bytes, for the next entries. */
+  private readonly free: number[] = [];
+  /** The clock hand: the next slot the sweep looks at. */
+  private hand = 0;
+  private bytesHeld = 0;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
   private readonly sizeOf: (key: K, value: V) => number;
 
   /** @param limits entries kept at most (a number, @default 100_000), or {@link BoundedCacheOptions} */
   constructor(limits: number | BoundedCacheOptions<V, K> = 100_000) {
     const options = typeof limits === 'number' ? { maxEntries: limits } : limits;
-    this.generationSize = Math.max(1, Math.floor((options.maxEntries ?? 100_000) / 2));
-    this.generationBytes = (options.maxBytes ?? Infinity) / 2;
+    this.maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 100_000));
+    this.maxBytes = options.maxBytes ?? Infinity;
     this.sizeOf = options.sizeOf ?? ((key) => (typeof key === 'string' ? estimateStringBytes(key) : 8) + 64);
   }
 
   get(key: K): V | undefined {
-    const value = this.young.get(key);
-    if (value !== undefined) return value;
-    const older = this.old.get(key);
-    if (older !== undefined) this.promote(key, older);
-    return older;
+    const slot = this.slotOf.get(key);
+    if (slot === undefined) return undefined;
+    this.referenced[slot] = 1;
+    return this.values[slot];
   }
 
-  /** True when `key` is held (a hit is promoted, as by get). */
+  /** True when `key` is held (a hit is marked referenced, as by get). */
   has(key: K): boolean {
     return this.get(key) !== undefined;
   }
 
   /** Stores `value` under `key`; an entry larger than half of `maxBytes` is not stored. */
   set(key: K, value: V): void {
-    const counted = this.generationBytes !== Infinity;
-    const bytes = counted ? this.sizeOf(key, value) : 0;
-    if (bytes > this.generationBytes) return;
-    const previous = this.young.get(key);
-    if (previous !== undefined) this.youngBytes -= counted ? this.sizeOf(key, previous) : 0;
-    else if (this.young.size >= this.generationSize || this.youngBytes + bytes > this.generationBytes) this.rotate();
-    this.young.set(key, value);
-    this.youngBytes += bytes;
-  }
-
-  /**
-   * Moves an old generation's hit into the young one: {@link set} without its look-up of a
-   * previous young value (a key found only in the old generation has none). On a crawl whose
-   * working set is larger than a generation, most hits are promotions (the link-target cache on
-   * the 100,000-page synthetic crawl).
-   */
-  private promote(key: K, value: V): void {
-    const bytes = this.generationBytes !== Infinity ? this.sizeOf(key, value) : 0;
-    if (this.young.size >= this.generationSize || this.youngBytes + bytes > this.generationBytes) this.rotate();
-    this.young.set(key, value);
-    this.youngBytes += bytes;
-  }
-
-  /** The young generation becomes the old one (the old one is dropped whole); a new young one starts. */
-  private rotate(): void {
-    this.old = this.young;
-    this.oldBytes = this.youngBytes;
-    this.young = new Map();
-    this.youngBytes = 0;
+    const bytes = this.maxBytes !== Infinity ? this.sizeOf(key, value) : 0;
+    if (bytes > this.maxBytes / 2) return;
+    let slot = this.slotOf.get(key);
+    if (slot !== undefined) {
+      // Replaced in place: the bytes change by the difference, and other entries make room if it grew.
+      this.bytesHeld += bytes - this.sizes[slot]!;
+      this.values[slot] = value;
+      this.sizes[slot] = bytes;
+      this.referenced[slot] = 1;
+      this.makeRoom(0, slot);
+      return;
+    }
+    this.makeRoom(bytes, -1);
+    slot = this.free.pop() ?? (this.keys.length < this.maxEntries ? this.keys.length : this.evictOne(-1));
+    if (slot >= this.sizes.length) this.grow();
+    this.keys[slot] = key;
+    this.values[slot] = value;
+    this.sizes[slot] = bytes;
+    // A new entry starts unmarked: the hand's next pass evicts it unless it was read by then.
+    this.referenced[slot] = 0;
+    this.slotOf.set(key, slot);
+    this.bytesHeld += bytes;
   }
 
   /** Entries held now (at most `maxEntries`). */
   get size(): number {
-    return this.young.size + this.old.size;
+    return this.slotOf.size;
   }
 
   /** Estimated bytes held now (at most `maxBytes`; 0 when the cache counts entries only). */
   get bytes(): number {
-    return this.youngBytes + this.oldBytes;
+    return this.bytesHeld;
+  }
+
+  /** Doubles the per-slot typed arrays (1,024 slots first, maxEntries at most). */
+  private grow(): void {
+    const capacity = Math.min(this.maxEntries, Math.max(1024, 2 * this.sizes.length));
+    const sizes = new Float64Array(capacity);
+    sizes.set(this.sizes);
+    const referenced = new Uint8Array(capacity);
+    referenced.set(this.referenced);
+    this.sizes = sizes;
+    this.referenced = referenced;
+  }
+
+  /** Evicts entries until `incoming` more bytes fit in maxBytes, never the one in slot `keep` (-1: none); their slots go to `free`. */
+  private makeRoom(incoming: number, keep: number): void {
+    while (this.bytesHeld + incoming > this.maxBytes && this.slotOf.size > (keep === -1 ? 0 : 1)) this.free.push(this.evictOne(keep));
+  }
+
+  /**
+   * Sweeps the clock hand to the first held entry not marked referenced (clearing the marks it
+   * passes, so it stops within two turns), evicts it and returns its slot, empty now. Never slot
+   * `keep`; the caller makes sure another entry is held.
+   */
+  private evictOne(keep: number): number {
+    const slots = this.keys.length;
+    for (;;) {
+      const slot = this.hand;
+      this.hand = slot + 1 >= slots ? 0 : slot + 1;
+      const key = this.keys[slot];
+      if (slot === keep || key === undefined) continue;
+      if (this.referenced[slot] === 1) {
+        this.referenced[slot] = 0;
+        continue;
+      }
+      this.slotOf.delete(key);
+      this.keys[slot] = undefined;
+      this.values[slot] = undefined;
+      this.bytesHeld -= this.sizes[slot]!;
+      this.sizes[slot] = 0;
+      return slot;
+    }
   }
 }
 

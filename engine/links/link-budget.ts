@@ -16,9 +16,9 @@ import type { UrlIdentity } from './url-identity';
  */
 export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 /**
- * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 518 for a
+ * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 510 for a
  * 32-character URL, whose entry measured 483 bytes of V8 heap (100,000 entries, after a full GC)
- * before the target's memo added three fields and its size estimate one (8 bytes each).
+ * before the target's memo added three fields (8 bytes each).
  */
 export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
 /**
@@ -57,26 +57,21 @@ export function crawlDelayCache(): BoundedCache<number> {
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL and
  * normalized string where they differ from the key (LinkPipeline keeps one string for equal
  * ones: a URL already in normal form is the key three times over), its normalized key and host,
- * the parts (slices of the URL), the objects' headers, the target's memo fields and this estimate's own field (the 272). The registrable domain is
+ * the parts (slices of the URL), the objects' headers and the target's memo fields (the 264). The registrable domain is
  * not counted: it is the per-host domain cache's string (url-identity.ts), shared by every URL
  * of the host.
  */
 export function linkTargetBytes(key: string, identity: UrlIdentity | null): number {
-  const own = estimateStringBytes(key) + 272;
+  const own = estimateStringBytes(key) + 264;
   if (identity === null) return own;
   const url = identity.url === key ? 0 : estimateStringBytes(identity.url);
   const normalized = identity.normalized === identity.url ? 0 : estimateStringBytes(identity.normalized);
   return own + url + normalized + estimateStringBytes(identity.normalizedKey) + estimateStringBytes(identity.host);
 }
 
-/**
- * A byte-bounded cache of link targets (see {@link LINK_TARGET_CACHE_BYTES}). Each target carries
- * its {@link linkTargetBytes}, worked out once when it is made: the cache asks an entry's size
- * again each time a hit moves it between generations, and at 100,000 synthetic pages (every URL
- * of the site in the working set) recomputing it took 6.1 of the main thread's 128 busy seconds.
- */
-export function linkTargetCache<T extends { bytes: number }>(): BoundedCache<T> {
-  return new BoundedCache<T>({ maxEntries: LINK_TARGET_CACHE_ENTRIES, maxBytes: LINK_TARGET_CACHE_BYTES, sizeOf: (_key, target) => target.bytes });
+/** A byte-bounded cache of link targets (see {@link LINK_TARGET_CACHE_BYTES}). */
+export function linkTargetCache<T extends { identity: UrlIdentity | null }>(): BoundedCache<T> {
+  return new BoundedCache<T>({ maxEntries: LINK_TARGET_CACHE_ENTRIES, maxBytes: LINK_TARGET_CACHE_BYTES, sizeOf: (key, target) => linkTargetBytes(key, target.identity) });
 }
 
 /** A byte-bounded set of raw spellings already stored as aliases (see {@link ALIAS_CACHE_BYTES}). */

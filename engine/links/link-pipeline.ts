@@ -10,7 +10,7 @@ import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
 import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
 import { aliasWrite } from './aliases';
-import { aliasCache, linkTargetBytes, linkTargetCache } from './link-budget';
+import { aliasCache, linkTargetCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
 import { scopeSeeds, type ScopeSeeds } from './scope';
@@ -45,8 +45,6 @@ interface LinkTarget extends TargetMemo {
   identity: UrlIdentity | null;
   /** Why `identity` is null. */
   refusal: Extract<LinkRuleName, 'protocol' | 'invalid-url'> | null;
-  /** Its estimated heap bytes with its key (link-budget.ts linkTargetBytes), for the cache's byte bound. */
-  bytes: number;
 }
 
 /** A page's link on its way to a link row; `refusedBy` null when it went to the frontier. */
@@ -311,7 +309,7 @@ export class LinkPipeline {
       } else refusal = 'invalid-url';
     }
     // A new target has learned nothing yet (TargetMemo).
-    target = { parts, identity, refusal, aliasStored: false, linkedEntry: null, screened: false, bytes: linkTargetBytes(key, identity) };
+    target = { parts, identity, refusal, aliasStored: false, linkedEntry: null, screened: false };
     this.linkTargets.set(key, target);
     return target;
   }
