@@ -53,4 +53,34 @@ describe('SketchCache', () => {
     expect(cache.view(1)).toBeUndefined();
     expect(Array.from(view)).toEqual(Array.from(sketch(3)));
   });
+
+  it('agrees with a first-in-first-out model under random sets, replacements and look-ups, ids past 2^32 included', () => {
+    const slots = 50;
+    const cache = new SketchCache(slots);
+    const model = new Map<number, number>();
+    const order: number[] = [];
+    let x = 5;
+    const next = () => (x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0);
+    for (let step = 0; step < 30_000; step += 1) {
+      const r = next();
+      // Ids from a range four times the slots, a few of them above 2^32 (SQLite ids are 64-bit).
+      const small = 1 + ((r >>> 8) % (4 * slots));
+      const id = (r >>> 4) % 10 === 0 ? 2 ** 32 + small * 7 : small;
+      if ((r >>> 20) % 2 === 0) {
+        const seed = next();
+        if (!model.has(id)) {
+          if (order.length === slots) model.delete(order.shift()!);
+          order.push(id);
+        }
+        model.set(id, seed);
+        cache.set(id, seed % 5 === 0 ? new Uint32Array(0) : sketch(seed));
+      } else {
+        const seed = model.get(id);
+        const view = cache.view(id);
+        if (seed === undefined) expect(view).toBeUndefined();
+        else expect(Array.from(view!)).toEqual(seed % 5 === 0 ? [] : Array.from(sketch(seed)));
+      }
+      expect(cache.size).toBe(model.size);
+    }
+  });
 });
