@@ -4,7 +4,7 @@
  * sketches of crowded buckets (shared boilerplate) are read again and again, and a miss costs a
  * read of the page's row. A sketch held as its own Uint32Array in a Map took about 450 heap bytes
  * (array buffer, view, map entry) and one object more for the GC to trace; here it is its 256
- * bytes in the slab and one small-integer map entry.
+ * bytes in the slab and about 32 bytes of an id → slot table (typed arrays, two to four cells a slot).
  */
 import { MINHASH_SIZE } from './shingles';
 
@@ -15,9 +15,10 @@ const EMPTY_SKETCH = new Uint32Array(0);
 export const SKETCH_CACHE_SLOTS = 98_304;
 
 /**
- * A bounded cache of sketches by URL id. When full, the oldest slot written is reused (first in,
- * first out). A sketch that is not MINHASH_SIZE values (a page without one, read back empty) is
- * held as empty. `get` returns a copy, so a slot reused later cannot change what a caller holds.
+ * A bounded cache of sketches by URL id (a positive integer). When full, the oldest slot written
+ * is reused (first in, first out). A sketch that is not MINHASH_SIZE values (a page without one,
+ * read back empty) is held as empty. `get` returns a copy, so a slot reused later cannot change
+ * what a caller holds; `view` does not copy, for a comparison made at once.
  */
 export class SketchCache {
   private readonly values: Uint32Array;
