@@ -103,12 +103,9 @@ export class SketchCache {
     this.held -= 1;
   }
 
-  /** A copy of the sketch held for `urlId`, or undefined. */
+  /** A copy of the sketch held for `urlId` ({@link view}'s values in an array of its own), or undefined. */
   get(urlId: number): Uint32Array | undefined {
-    const slot = this.slotOf(urlId);
-    if (slot === -1) return undefined;
-    if (this.empty[slot] === 1) return new Uint32Array(0);
-    return this.values.slice(slot * MINHASH_SIZE, (slot + 1) * MINHASH_SIZE);
+    return this.view(urlId)?.slice();
   }
 
   /**
