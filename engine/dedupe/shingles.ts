@@ -313,11 +313,16 @@ function fnv1aBytes(bytes: Uint8Array, size: number): number {
   return hash >>> 0;
 }
 
+/** The first `size` bytes the ASCII path left in `asciiBytes`, as a string (one character a byte). */
+function asciiString(size: number): string {
+  return Buffer.from(asciiBytes.buffer, asciiBytes.byteOffset, size).toString('latin1');
+}
+
 /** {@link textSketch} of a text with no code unit above 0x7f; undefined for any other text. */
 function asciiTextSketch(text: string): TextSketch | null | undefined {
   const sketch = asciiSketch(text);
   if (!sketch) return sketch;
-  const normalized = Buffer.from(asciiBytes.buffer, asciiBytes.byteOffset, sketch.size).toString('latin1');
+  const normalized = asciiString(sketch.size);
   return { normalized, words: sketch.words, minhash: sketch.minhash };
 }
 
@@ -350,7 +355,7 @@ export function textSketchUtf8(text: string, prefixChars: number): Utf8TextSketc
   if (ascii === null) return null;
   if (ascii !== undefined) {
     const normalizedUtf8 = asciiBytes.subarray(0, ascii.size);
-    const prefix = prefixChars > 0 ? Buffer.from(asciiBytes.buffer, asciiBytes.byteOffset, Math.min(prefixChars, ascii.size)).toString('latin1') : '';
+    const prefix = prefixChars > 0 ? asciiString(Math.min(prefixChars, ascii.size)) : '';
     return { normalizedUtf8, normalizedChars: ascii.size, prefix, words: ascii.words, minhash: ascii.minhash };
   }
   const sketch = unicodeTextSketch(text);
