@@ -43,7 +43,7 @@ describe('BoundedCache by bytes', () => {
 
   it('keeps its entry and byte bounds under reads and new entries, and keeps a key read after every new one', async () => {
     const { BoundedCache } = await import('./seen-cache');
-    // 10 bytes an entry, 40 at most: two generations of 2 entries (by bytes) each.
+    // 10 bytes an entry, 40 at most: four entries held at a time (by bytes).
     const cache = new BoundedCache<number>({ maxEntries: 100, maxBytes: 40, sizeOf: () => 10 });
     const keys = ['a', 'b', 'c', 'd', 'e'];
     for (const key of keys) cache.set(key, key.charCodeAt(0));
