@@ -72,7 +72,8 @@ export function parseErrorLine(error: unknown, argv: readonly string[], command:
   if (ambiguous) {
     const flag = ambiguous[1]!;
     const value = argv[argv.indexOf(flag) + 1] ?? '';
-    return `INVALID_FLAG: ${flag} got "${value}", which is not a valid value${/^-\d/.test(value) ? ' (negative numbers are refused)' : ''} (see crawlbench ${command} --help)`;
+    const why = /^-\d+(\.\d+)?$/.test(value) ? ' (negative numbers are refused)' : `; a value that begins with "-" is written ${flag}=${value}`;
+    return `INVALID_FLAG: ${flag} got "${value}", which is not a valid value${why} (see crawlbench ${command} --help)`;
   }
   return `INVALID_FLAG: ${message.split('\n')[0]} (see crawlbench ${command} --help)`;
 }

@@ -43,7 +43,7 @@ describe('the connection to a browser-mode server', () => {
 
     // The same port and token: the page reconnects by itself, and reads the new state: the crawl
     // the killed process ran is interrupted, offered for recovery.
-    await serve(dbPath, ['--port', new URL(first.origin).port, '--token', first.token]);
+    await serve(dbPath, ['--port', new URL(first.origin).port, `--token=${first.token}`]);
     const restartedAtMs = Date.now();
     await expect.poll(async () => banner(page).count(), { timeout: 20_000, interval: 100 }).toBe(0);
     console.log(`connection.e2e: reconnected ${Date.now() - restartedAtMs} ms after the server printed its URL`);
@@ -83,7 +83,7 @@ describe('the connection to a browser-mode server', () => {
     await expect.poll(async () => banner(page).textContent(), { timeout: 20_000, interval: 100 }).toContain('new address');
     const text = await banner(page).textContent();
     expect(text).toContain('crawlbench serve');
-    expect(text).toContain(`--port ${new URL(first.origin).port} --token ${first.token}`);
+    expect(text).toContain(`--port ${new URL(first.origin).port} --token=${first.token}`);
     await screenshot(page, 'connection-new-token');
     await page.close();
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_REQUEST_FRAME_BYTES, MAX_SEED_CHARS, MAX_SEED_LIST_CHARS } from '../shared/ipc/limits';
 import { createAppServices, type AppServices } from '../app/services/app-services';
-import { startBrowserServer, type BrowserServer, type BrowserServerOptions } from './browser-server';
+import { newToken, startBrowserServer, type BrowserServer, type BrowserServerOptions } from './browser-server';
 import { closeCodeOf, exchange, ipcRequest, rawGet, rawHttp, rawWebSocket, wsFrame } from './server-probes';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -97,6 +97,16 @@ describe('browser-mode server: token in the path, no cookie', () => {
     expect(wrongHost.status).toBe(403);
     expect(await exchange(ipcUrl(server), 'http://evil.test', '{}')).toEqual({ kind: 'error', message: 'http 403' });
     expect(await ipcRequest(ipcUrl(server), `http://localhost:${server.port}`, 'app.getInfo', {})).toMatchObject({ kind: 'frame' });
+  });
+
+  it('makes a token that never begins with "-" (it must survive `serve --token TOKEN`), unique per launch', async () => {
+    const tokens = new Set(Array.from({ length: 2000 }, () => newToken()));
+    expect(tokens.size).toBe(2000);
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{48}$/);
+    const server = await startBrowserServer({ services: fakeServices, rendererDir, log: (line) => logged.push(line) });
+    running.push(server);
+    expect(server.token).toMatch(/^[0-9a-f]{48}$/);
+    expect(server.url).toBe(`${server.origin}/t/${server.token}/`);
   });
 
   it('refuses a token that is not 16+ URL-safe characters', async () => {

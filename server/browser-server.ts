@@ -41,6 +41,15 @@ export interface BrowserServer {
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,256}$/;
+
+/**
+ * A new per-launch token: 24 random bytes as 48 lowercase hex digits (192 bits). Hex, not
+ * base64url: a base64url token begins with "-" once in 64 launches, and `--token -…` then reads as
+ * a flag when the user restarts with the command the page's banner shows.
+ */
+export function newToken(): string {
+  return randomBytes(24).toString('hex');
+}
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -101,7 +110,7 @@ function pathSegments(target: string | undefined): string[] | Refusal {
  * @throws CodedError INVALID_TOKEN when `options.token` is not 16-256 of `A-Z a-z 0-9 _ -`
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  const token = options.token ?? newToken();
   if (!TOKEN_PATTERN.test(token)) throw new CodedError('INVALID_TOKEN', 'The token must be 16 to 256 letters, digits, "_" or "-"');
   const rendererDir = path.resolve(options.rendererDir);
   const log = options.log ?? ((line: string) => console.error(line));

@@ -21,6 +21,15 @@ describe('crawlbench serve', () => {
     expect(run.stderr).toBe('crawlbench: The token must be 16 to 256 letters, digits, "_" or "-"\n');
   });
 
+  it('a --token that begins with "-" is refused with the form that works (--token=VALUE), not called a negative number', async () => {
+    const token = '-6KbbuUGDKZTMMXGEaukSQXJxzfmbIZ7';
+    const run = await runCommand(serveCommand, ['--db', path.join(dir, 'a.db'), '--token', token], '');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`crawlbench: INVALID_FLAG: --token got "${token}", which is not a valid value; a value that begins with "-" is written --token=${token} (see crawlbench serve --help)\n`);
+    const negative = await runCommand(serveCommand, ['--db', path.join(dir, 'a.db'), '--port', '-80'], '');
+    expect(negative.stderr).toContain('--port got "-80", which is not a valid value (negative numbers are refused)');
+  });
+
   it('says in one line when its port is taken, instead of throwing', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

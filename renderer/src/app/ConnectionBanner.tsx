@@ -28,7 +28,7 @@ export function ConnectionBanner() {
   return (
     <div role="alert" className="banner banner-error" data-testid="connection-banner">
       Crawlbench is running again, but with a new address: this page&apos;s key is no longer accepted. Open the URL that <code>crawlbench serve</code> printed (
-      <code>{origin}/t/…/</code>), or restart it with <code>crawlbench serve --port {port} --token {token}</code> to keep using this page.
+      <code>{origin}/t/…/</code>), or restart it with <code>crawlbench serve --port {port} --token={token}</code> to keep using this page.
     </div>
   );
 }
