@@ -9,18 +9,21 @@ import type { UrlIdentity } from './url-identity';
 
 /**
  * Link targets (parts and identity per URL string) remembered at most. The byte budget is the
- * bound that holds on a large crawl: about 134,000 targets of the synthetic site's 32-character
+ * bound that holds on a large crawl: about 128,000 targets of the synthetic site's 32-character
  * URLs. A miss costs a normalization, a UUIDv5 key and new strings on the main thread: at 50,000
  * entries the 100,000-page synthetic crawl (105,000 URLs, every host's pages interleaved) missed
  * often enough that the main thread used 1.73 CPU-s per 1,000 pages, against 0.6 at 20,200 pages.
  */
 export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 /**
- * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 510 for a
- * 32-character URL, whose entry measured 483 bytes of V8 heap (100,000 entries, after a full GC)
- * before the target's memo added three fields (8 bytes each).
+ * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 392 for a
+ * synthetic-site URL of 32 characters, which measured 389 (V8 heap after full GCs, 100,000
+ * targets through LinkPipeline.pageLinks: `npm run bench -- links`). It was 64 MiB while a target
+ * measured 512 bytes; sharing the scheme, host and origin strings (link-rules.ts linkParts,
+ * url-identity.ts, LinkPipeline's origin cache) made it 389, and 48 MiB holds about as many
+ * targets (128,000; 64 MiB held 131,000 at 510).
  */
-export const LINK_TARGET_CACHE_BYTES = 64 * 1024 * 1024;
+export const LINK_TARGET_CACHE_BYTES = 48 * 1024 * 1024;
 /**
  * Raw link spellings remembered as already stored in `url_aliases`, at most, and their estimated
  * bytes (each spelling's string counted, though it is mostly the link-target cache's key). A
@@ -56,22 +59,35 @@ export function crawlDelayCache(): BoundedCache<number> {
 /**
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL and
  * normalized string where they differ from the key (LinkPipeline keeps one string for equal
- * ones: a URL already in normal form is the key three times over), its normalized key and host,
- * the parts (slices of the URL), the objects' headers and the target's memo fields (the 264). The registrable domain is
- * not counted: it is the per-host domain cache's string (url-identity.ts), shared by every URL
- * of the host.
+ * ones: a URL already in normal form is the key three times over), its normalized key, and 208
+ * for the rest (the target, its parts and identity objects and memo fields, the path string, the
+ * cache's map entry and slot), calibrated on a 32-character URL in normal form (392 estimated,
+ * 389 measured; see {@link LINK_TARGET_CACHE_BYTES}). Not counted: the scheme, host, origin and
+ * registrable domain, strings shared by every URL of the host (link-rules.ts, url-identity.ts).
  */
 export function linkTargetBytes(key: string, identity: UrlIdentity | null): number {
-  const own = estimateStringBytes(key) + 264;
+  const own = estimateStringBytes(key) + 208;
   if (identity === null) return own;
   const url = identity.url === key ? 0 : estimateStringBytes(identity.url);
   const normalized = identity.normalized === identity.url ? 0 : estimateStringBytes(identity.normalized);
-  return own + url + normalized + estimateStringBytes(identity.normalizedKey) + estimateStringBytes(identity.host);
+  return own + url + normalized + estimateStringBytes(identity.normalizedKey);
 }
 
 /** A byte-bounded cache of link targets (see {@link LINK_TARGET_CACHE_BYTES}). */
 export function linkTargetCache<T extends { identity: UrlIdentity | null }>(): BoundedCache<T> {
   return new BoundedCache<T>({ maxEntries: LINK_TARGET_CACHE_ENTRIES, maxBytes: LINK_TARGET_CACHE_BYTES, sizeOf: (key, target) => linkTargetBytes(key, target.identity) });
+}
+
+/**
+ * Origins (`scheme://host[:port]`) whose one shared string the link pipeline remembers at most, and
+ * their estimated bytes: a crawl meets few origins and many URLs of each.
+ */
+export const ORIGIN_CACHE_ENTRIES = 100_000;
+export const ORIGIN_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** A byte-bounded map of an origin to the one string of it that cached link targets share. */
+export function originCache(): BoundedCache<string> {
+  return new BoundedCache<string>({ maxEntries: ORIGIN_CACHE_ENTRIES, maxBytes: ORIGIN_CACHE_BYTES, sizeOf: (origin) => estimateStringBytes(origin) + 64 });
 }
 
 /** A byte-bounded set of raw spellings already stored as aliases (see {@link ALIAS_CACHE_BYTES}). */

@@ -10,7 +10,7 @@ import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
 import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
 import { aliasWrite } from './aliases';
-import { aliasCache, linkTargetCache } from './link-budget';
+import { aliasCache, linkTargetCache, originCache } from './link-budget';
 import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
 import { scopeSeeds, type ScopeSeeds } from './scope';
@@ -96,6 +96,8 @@ export class LinkPipeline {
   private readonly linkTargets = linkTargetCache<LinkTarget>();
   /** Raw spellings already stored as aliases (bounded by bytes: link-budget.ts). */
   private readonly aliasesSeen = aliasCache();
+  /** One string per origin, which the cached targets of that origin share (see {@link linkTarget}). */
+  private readonly origins = originCache();
   /** The profile drops fragments, so `x#a` and `x#b` share x's identity (and one cache entry). */
   private readonly fragmentFree: boolean;
   /** What the scope rule compares with; a seed's redirect target joins it (see redirects.ts). */
@@ -296,6 +298,10 @@ export class LinkPipeline {
     let target = this.linkTargets.get(key);
     if (target !== undefined) return target;
     const parts = linkParts(fetchUrl);
+    // Strings a cached target shares with the other targets of its origin instead of holding its own.
+    const origin = this.origins.get(parts.origin);
+    if (origin !== undefined) parts.origin = origin;
+    else this.origins.set(parts.origin, parts.origin);
     let identity: UrlIdentity | null = null;
     let refusal: LinkTarget['refusal'] = null;
     // Scheme first: mailto:/javascript: are never normalized, only counted.
@@ -306,6 +312,7 @@ export class LinkPipeline {
         // One string for equal ones: most links are in normal form already (linkTargetBytes counts it once).
         const normalized = identified.value.normalized === fetchUrl ? fetchUrl : identified.value.normalized;
         identity = { ...identified.value, url: fetchUrl, normalized };
+        if (identity.host === parts.hostname) parts.hostname = identity.host;
       } else refusal = 'invalid-url';
     }
     // A new target has learned nothing yet (TargetMemo).

@@ -37,7 +37,8 @@ export interface LinkParts {
  */
 export function linkParts(href: string): LinkParts {
   const colon = href.indexOf(':');
-  const protocol = href.slice(0, colon + 1);
+  // The common schemes as literals (one string each, shared by every cached target), not a slice a URL.
+  const protocol = href.startsWith('http:') ? 'http:' : href.startsWith('https:') ? 'https:' : href.slice(0, colon + 1);
   if (href.startsWith('//', colon + 1)) {
     const authorityStart = colon + 3;
     // The authority ends at the first '/', '?' or '#' (no array or split: this runs on every link-target cache miss).
