@@ -222,7 +222,9 @@ export class CrawlRepository extends CrawlReader {
   /**
    * Stores links in the order given (their ids follow it), LINK_ROWS_PER_INSERT to a statement:
    * one call into SQLite per row cost about 3 µs a link, one per 64 rows about 1.5 µs (200,000
-   * links, in memory).
+   * links, in memory). The values go as arguments, not as one array: better-sqlite3 reads an
+   * array's elements through V8's generic property lookup, an argument list directly (64-row
+   * inserts into an unindexed in-memory table: 0.48 → 0.33 µs a row, three rounds each).
    * @throws as {@link insertLink}; the rows before a failing statement stay (the caller's transaction rolls back)
    */
   insertLinks(crawlId: number, links: readonly LinkRecord[]): void {
@@ -230,7 +232,7 @@ export class CrawlRepository extends CrawlReader {
     let start = 0;
     for (; start + LINK_ROWS_PER_INSERT <= links.length; start += LINK_ROWS_PER_INSERT) {
       for (let row = 0; row < LINK_ROWS_PER_INSERT; row += 1) linkValues(crawlId, links[start + row]!, values, row * LINK_COLUMNS);
-      this.insertLinkRowsStatement.run(values);
+      this.insertLinkRowsStatement.run(...values);
     }
     for (; start < links.length; start += 1) this.insertLink(crawlId, links[start]!);
   }

@@ -100,7 +100,8 @@ export class PendingBands {
         values[row * 4 + 2] = bucket(index);
         values[row * 4 + 3] = urlId(index);
       }
-      this.insertMany.run(values);
+      // As arguments, not one array (see CrawlRepository.insertLinks: better-sqlite3 binds those faster).
+      this.insertMany.run(...values);
     }
     for (; next < rows; next += 1) {
       const index = order[next]!;
