@@ -6,6 +6,7 @@
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
 import type { Result } from '../../shared/types/result';
+import { seenEntryId } from '../dedupe/seen-cache';
 import type { RedirectTarget } from '../fetch/redirects';
 import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../store/ports';
 import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
@@ -59,9 +60,16 @@ export interface PendingLink {
   rel?: string;
   /** The target's memo when the raw spelling is the target's cache key (a followed link without a fragment). */
   memo?: TargetMemo;
+  /** The target's URL id when its memo knows it as linked (TargetMemo.linkedEntry): the link offered no candidate. */
+  toUrlId?: number;
 }
 
-/** A page's links, sorted: the candidates (in link order, each with its target's memo) and every link to store. */
+/**
+ * A page's links, sorted: the candidates (in link order, each with its target's memo) and every
+ * link to store. A followed link whose target the memo knows as linked names it by id and offers
+ * no candidate: the store would only confirm what the memo says (ResultCommitter.unknownTargets),
+ * and the trap screen has seen it (a memo learns `linkedEntry` after its target was screened).
+ */
 export interface PageLinks {
   candidates: FrontierCandidate[];
   /** `memos[i]` is the memo of `candidates[i]`'s target. */
@@ -141,10 +149,13 @@ export class LinkPipeline {
         continue;
       }
       const { identity, target } = verdict;
-      candidates.push(candidateOf(identity, { depth, discoveredFrom: from.id, source: 'link' }));
-      memos.push(target);
       const pending: PendingLink = { raw: link.url, kind: link.kind, key: identity.normalizedKey, refusedBy: null, anchorText: link.anchorText, rel: link.rel };
       if (identity.url === link.url) pending.memo = target;
+      if (target.linkedEntry !== null) pending.toUrlId = seenEntryId(target.linkedEntry);
+      else {
+        candidates.push(candidateOf(identity, { depth, discoveredFrom: from.id, source: 'link' }));
+        memos.push(target);
+      }
       links.push(pending);
     }
     for (let i = 0; i < page.unresolvableLinks; i += 1) this.options.countRefusal('invalid-url');
@@ -176,15 +187,17 @@ export class LinkPipeline {
       const bit = LINK_KIND_BITS[link.kind];
       if ((kinds & bit) !== 0) continue;
       written.set(name, kinds | bit);
-      rows.push({
+      const row: LinkWrite = {
         fromUrlId,
         rawUrl: link.raw,
-        toKey: link.key,
+        toKey: link.toUrlId === undefined ? link.key : null,
         kind: link.kind,
         refusedBy: link.refusedBy,
         anchorText: link.anchorText ?? null,
         rel: link.rel ?? null,
-      });
+      };
+      if (link.toUrlId !== undefined) row.toUrlId = link.toUrlId;
+      rows.push(row);
     }
     return { links: rows, aliases };
   }
