@@ -189,6 +189,16 @@ export class CrawlRunner {
       seeds.push({ ...identity.value, depth: 0, discoveredFrom: null, source: listMode ? 'list' : 'seed' });
     }
     const { writer } = this.stores;
+    const { settings } = this.options;
+    const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
+    const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
+    const rules = this.options.requestRules && this.options.requestRules.length > 0 ? { requestRules: [...this.options.requestRules] } : {};
+    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc, ...rules }, (message) => this.onWorkerMessage(message));
+    // The workers load while the store answers below (each thread compiles the engine: about a
+    // third of a second on 2 cores, which the store's first reads and the seeds' commit no longer wait
+    // behind); the pool takes no task before `started` settles and the seeds are stored.
+    const started = pool.start();
+    started.catch(() => undefined);
     try {
       // What earlier runs stored: duplicates counted so far, and seed redirects that widen the scope.
       const [duplicates, seedRedirectTargets, knownTraps, storedSitemaps] = await Promise.all([writer.duplicateCount(), writer.seedRedirectTargets(), writer.knownTraps(), writer.storedSitemaps()]);
@@ -203,19 +213,15 @@ export class CrawlRunner {
       const aliases = seeds.flatMap((seed) => this.links.alias(seed.normalizedKey, seed.url, null) ?? []);
       await writer.commit({ nowMs: this.now(), candidates: seeds, aliases, status: { status: 'running', finishedAtMs: null } });
     } catch (error) {
+      await pool.shutdown();
       await this.markInterrupted();
       throw error;
     }
 
-    const { settings } = this.options;
-    const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
     this.options.warc?.attach({ requestHeaders: requestHeaders(settings.userAgent), onError: (error) => void this.abort(error) });
-    const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
-    const rules = this.options.requestRules && this.options.requestRules.length > 0 ? { requestRules: [...this.options.requestRules] } : {};
-    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc, ...rules }, (message) => this.onWorkerMessage(message));
     this.pool = pool;
     try {
-      await pool.start();
+      await started;
     } catch (error) {
       await pool.shutdown();
       await this.markInterrupted();
