@@ -37,7 +37,7 @@ export interface LinkParts {
  */
 export function linkParts(href: string): LinkParts {
   const colon = href.indexOf(':');
-  // The common schemes as literals (one string each, shared by every cached target), not a slice a URL.
+  // The common schemes as literals (one string each, shared by every cached target), not a slice per URL.
   const protocol = href.startsWith('http:') ? 'http:' : href.startsWith('https:') ? 'https:' : href.slice(0, colon + 1);
   if (href.startsWith('//', colon + 1)) {
     const authorityStart = colon + 3;
