@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CRAWL_SETTINGS } from '../../shared/types/crawl';
+import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../shared/types/crawl';
 import { URL_SOURCE_BITS } from '../../shared/types/url-sources';
 import { seenEntry } from '../dedupe/seen-cache';
 import type { ClaimedUrl } from '../store/ports';
@@ -16,8 +16,8 @@ function pageWith(urls: string[]): PageResult {
   return { links: urls.map((url) => ({ url, kind: 'a' as const })), nofollow: false, unresolvableLinks: 0, linksOverCap: 0 } as unknown as PageResult;
 }
 
-function pipeline(settings = DEFAULT_CRAWL_SETTINGS): LinkPipeline {
-  return new LinkPipeline({ settings: { ...settings, scope: 'any' }, seeds: ['http://a.test/'], identify: identify(), countRefusal: () => undefined });
+function pipeline(scope: CrawlSettings['scope'] = 'any'): LinkPipeline {
+  return new LinkPipeline({ settings: { ...DEFAULT_CRAWL_SETTINGS, scope }, seeds: ['http://a.test/'], identify: identify(), countRefusal: () => undefined });
 }
 
 describe('LinkPipeline', () => {
@@ -38,7 +38,7 @@ describe('LinkPipeline', () => {
     ]);
   });
 
-  it('targets of one origin share its parts; different ports, schemes and hosts keep their own', () => {
+  it('with scheme, host and origin strings shared between targets, each target keeps its own host, domain and origin (other ports, schemes, hosts)', () => {
     const links = pipeline();
     const urls = ['http://a.test/1', 'http://a.test:8080/2', 'https://a.test/3', 'http://b.a.test/4', 'http://a.test/5?q=1'];
     const { candidates } = links.pageLinks(from, pageWith(urls));
@@ -50,8 +50,7 @@ describe('LinkPipeline', () => {
       ['a.test', 'a.test'],
     ]);
     // The scope rule reads a target's origin: `directory` scope from a seed at http://a.test/ keeps only that origin's paths.
-    const directory = new LinkPipeline({ settings: { ...DEFAULT_CRAWL_SETTINGS, scope: 'directory' }, seeds: ['http://a.test/'], identify: identify(), countRefusal: () => undefined });
-    const kept = directory.pageLinks(from, pageWith(urls)).candidates.map((candidate) => candidate.url);
+    const kept = pipeline('directory').pageLinks(from, pageWith(urls)).candidates.map((candidate) => candidate.url);
     expect(kept).toEqual(['http://a.test/1', 'http://a.test/5?q=1']);
   });
 });
