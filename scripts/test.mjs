@@ -27,6 +27,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let crashed = false;
+// Failed tests are named again at the end, beside the summary: a log cut to its tail still says what failed.
+const failures = [];
 for (const suite of suites) {
   const outputFile = path.join(reports, suite.report);
   fs.rmSync(outputFile, { force: true });
@@ -44,7 +46,22 @@ for (const suite of suites) {
   // A file that fails to load counts no test but fails its suite.
   if (report.numFailedTestSuites > 0 && report.numFailedTests === 0) crashed = true;
   if (run.status !== 0 && report.numFailedTests === 0) crashed = true;
+  for (const file of report.testResults ?? []) {
+    const relative = path.relative(root, file.name);
+    if (file.status === 'failed' && (file.assertionResults ?? []).every((test) => test.status !== 'failed')) {
+      failures.push(`${relative}: ${firstLines(file.message ?? 'the file failed to load')}`);
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failures.push(`${relative} > ${test.fullName}: ${firstLines((test.failureMessages ?? []).join('\n'))}`);
+    }
+  }
 }
 if (fs.existsSync(hostileReport)) console.log(`\n== hostile-input cases ==\n${fs.readFileSync(hostileReport, 'utf8').trimEnd()}`);
+if (failures.length > 0) console.log(`\n== failed ==\n${failures.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || crashed || passed === 0 ? 1 : 0);
+
+/** The first lines of a failure message (at most 6 lines, 600 characters): enough to say what failed. */
+function firstLines(message) {
+  return message.split('\n').slice(0, 6).join('\n    ').slice(0, 600);
+}
