@@ -190,10 +190,14 @@ export class CrawlRunner {
     }
     const { writer } = this.stores;
     const { settings } = this.options;
+    // At most a worker per core (and per fetch slot). The pool starts with one and adds the others
+    // while its workers are busy and cores idle (engine/worker/pool-growth.ts); a rendering crawl
+    // starts them all, since each has its own Chromium and its loop waits on it (never looks busy).
     const workers = Math.max(1, Math.min(settings.threads, os.availableParallelism()));
+    const initialWorkers = (settings.render ?? 'off') === 'off' ? 1 : workers;
     const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
     const rules = this.options.requestRules && this.options.requestRules.length > 0 ? { requestRules: [...this.options.requestRules] } : {};
-    const pool = new WorkerPool(workers, { settings, concurrency: Math.ceil(settings.threads / workers), ...warc, ...rules }, (message) => this.onWorkerMessage(message));
+    const pool = new WorkerPool(workers, { settings, concurrency: settings.threads, ...warc, ...rules }, (message) => this.onWorkerMessage(message), { initialSize: initialWorkers });
     // The workers load while the store answers below (each thread compiles the engine: about a
     // third of a second on 2 cores, which the store's first reads and the seeds' commit no longer wait
     // behind); the pool takes no task before `started` settles and the seeds are stored.

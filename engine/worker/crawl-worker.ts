@@ -1,6 +1,6 @@
 /**
  * Fetch + parse worker (worker_threads entry point). Receives `fetch` tasks from the scheduler,
- * runs up to `concurrency` of them at once, and answers each with a `page` or `failed` message
+ * runs the tasks the pool gives it (at most the crawl's fetch slots, `concurrency`), and answers each with a `page` or `failed` message
  * carrying the task's sequence number. Never imports electron; runs the same under Node and Electron.
  */
 import { parentPort, workerData } from 'node:worker_threads';

@@ -74,7 +74,7 @@ export interface WorkerInit {
     | 'chromiumPath'
     | 'cookieJar'
   >;
-  /** How many fetches this worker runs at once. */
+  /** The crawl's fetch slots: how many fetches the pool runs at once, shared by its workers (a worker alone may run them all). */
   concurrency: number;
   /** Request rules with their secrets (kept in memory only: never in the settings). @default none */
   requestRules?: RequestRuleSecrets[];

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { unpackLinks } from './link-wire';
+import { GROWTH_CHECK_MS, LoadProbe, shouldGrow, type GrowthProbe } from './pool-growth';
 import type { FetchPurpose, FromWorker, PageResult, ToWorker, WorkerInit } from './protocol';
 
 /** A fetch task as the scheduler hands it out. */
@@ -23,6 +24,18 @@ interface PoolWorker {
   worker: Worker;
   inFlight: Map<number, FetchTask>;
   ready: Promise<void>;
+  /** The worker said it is ready: it takes tasks before any worker still loading. */
+  loaded: boolean;
+  /** Added by growth (not a first worker, not a replacement): if it dies before loading, the pool stops growing. */
+  grown: boolean;
+}
+
+/** Options of a {@link WorkerPool}. */
+export interface WorkerPoolOptions {
+  /** Workers started by `start()`. @default 1 (more join while they are busy and cores idle: pool-growth.ts) */
+  initialSize?: number;
+  /** What each growth check measures. @default a LoadProbe (event-loop utilization, os.cpus() idle time) */
+  probe?: GrowthProbe;
 }
 
 /**
@@ -47,32 +60,78 @@ function spawnCrawlWorker(init: WorkerInit): Worker {
 const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
 /**
- * A worker_threads pool for fetch + parse (seed 003's crawler threads). Each worker runs up to
- * `init.concurrency` tasks; `dispatch` hands a task to the least-loaded worker. A worker that
- * crashes fails its in-flight tasks with WORKER_CRASHED (they are never silently lost) and is replaced.
+ * A worker_threads pool for fetch + parse (seed 003's crawler threads). The pool runs up to
+ * `init.concurrency` tasks in all (the crawl's fetch slots); `dispatch` hands a task to the
+ * least-loaded loaded worker. It starts with one worker and grows to `maxSize` while its workers
+ * are busy and the machine has idle cores (pool-growth.ts). A worker that crashes fails its
+ * in-flight tasks with WORKER_CRASHED (they are never silently lost) and is replaced.
  */
 export class WorkerPool {
   private readonly workers: PoolWorker[] = [];
   private seq = 0;
   private closing = false;
+  private growthTimer: NodeJS.Timeout | null = null;
+  private readonly probe: GrowthProbe;
+  private readonly initialSize: number;
 
+  /**
+   * @param maxSize workers at most (at least 1)
+   * @param init what every worker is started with; `init.concurrency` is the pool's fetch slots in all
+   */
   constructor(
-    private readonly size: number,
+    private readonly maxSize: number,
     private readonly init: WorkerInit,
     private readonly onMessage: (message: PoolMessage) => void,
-  ) {}
+    options: WorkerPoolOptions = {},
+  ) {
+    this.initialSize = Math.max(1, Math.min(maxSize, options.initialSize ?? 1));
+    this.probe = options.probe ?? new LoadProbe();
+  }
 
-  /** Starts the workers and waits until each has loaded. */
+  /** Starts the first workers and waits until each has loaded; from then on the pool may grow (see the class comment). */
   async start(): Promise<void> {
-    for (let index = 0; index < this.size; index += 1) this.workers.push(this.spawn());
+    for (let index = 0; index < this.initialSize; index += 1) this.workers.push(this.spawn(false));
     await Promise.all(this.workers.map((entry) => entry.ready));
+    if (this.workers.length < this.maxSize && !this.closing) {
+      this.probe.sample(this.workers.map((entry) => entry.worker));
+      this.growthTimer = setInterval(() => this.considerGrowth(), GROWTH_CHECK_MS);
+      this.growthTimer.unref();
+    }
+  }
+
+  /** Workers in the pool now (loading ones included). */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Workers loaded and taking tasks. */
+  get loaded(): number {
+    return this.workers.filter((entry) => entry.loaded).length;
+  }
+
+  /**
+   * One growth check (run every GROWTH_CHECK_MS once started): adds a worker when the last interval's
+   * sample says so (pool-growth.ts shouldGrow). Waits while a worker is loading; stops at `maxSize`.
+   */
+  considerGrowth(): void {
+    if (this.closing || this.workers.length >= this.maxSize) return this.stopGrowing();
+    const sample = this.probe.sample(this.workers.map((entry) => entry.worker));
+    // A worker still loading has no event loop to measure yet: no decision on that interval.
+    if (this.workers.some((entry) => !entry.loaded)) return;
+    if (shouldGrow(sample)) {
+      this.workers.push(this.spawn(true));
+      if (this.workers.length >= this.maxSize) this.stopGrowing();
+    }
+  }
+
+  private stopGrowing(): void {
+    if (this.growthTimer !== null) clearInterval(this.growthTimer);
+    this.growthTimer = null;
   }
 
   /** Tasks the pool can take right now. */
   freeSlots(): number {
-    let free = 0;
-    for (const entry of this.workers) free += this.init.concurrency - entry.inFlight.size;
-    return free;
+    return Math.max(0, this.init.concurrency - this.inFlight());
   }
 
   /** Tasks running now. */
@@ -88,9 +147,14 @@ export class WorkerPool {
    * @throws Error when no slot is free (call {@link freeSlots} first)
    */
   dispatch(task: FetchTask): number {
+    if (this.freeSlots() === 0) throw new Error('WorkerPool.dispatch: no free slot');
+    // A loading worker's tasks would wait behind its start (about a third of a second): loaded ones
+    // first, a loading one only when none is loaded (the replacement of a crashed only worker).
     let target: PoolWorker | undefined;
-    for (const entry of this.workers) if (!target || entry.inFlight.size < target.inFlight.size) target = entry;
-    if (!target || target.inFlight.size >= this.init.concurrency) throw new Error('WorkerPool.dispatch: no free slot');
+    for (const entry of this.workers) {
+      if (target === undefined || (entry.loaded && !target.loaded) || (entry.loaded === target.loaded && entry.inFlight.size < target.inFlight.size)) target = entry;
+    }
+    if (target === undefined) throw new Error('WorkerPool.dispatch: no worker');
     this.seq += 1;
     target.inFlight.set(this.seq, task);
     const message: ToWorker = {
@@ -109,6 +173,7 @@ export class WorkerPool {
   /** Asks every worker to close its sockets and exit; waits for them. */
   async shutdown(): Promise<void> {
     this.closing = true;
+    this.stopGrowing();
     await Promise.all(
       this.workers.map(
         (entry) =>
@@ -124,7 +189,7 @@ export class WorkerPool {
     );
   }
 
-  private spawn(): PoolWorker {
+  private spawn(grown: boolean): PoolWorker {
     const worker = spawnCrawlWorker(this.init);
     let markReady: () => void = () => undefined;
     let markFailed: (error: Error) => void = () => undefined;
@@ -135,9 +200,14 @@ export class WorkerPool {
         markReady = resolve;
         markFailed = reject;
       }),
+      loaded: false,
+      grown,
     };
+    // A grown worker's start failure ends growth (handled in onDeath), never an unhandled rejection.
+    if (grown) entry.ready.catch(() => undefined);
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') {
+        entry.loaded = true;
         markReady();
         return;
       }
@@ -161,7 +231,12 @@ export class WorkerPool {
       if (index === -1) return;
       const orphaned = [...entry.inFlight.entries()];
       entry.inFlight.clear();
-      if (!this.closing) this.workers[index] = this.spawn();
+      // A worker added by growth that cannot start is dropped, and the pool grows no more (the
+      // others run the crawl); any other dead worker is replaced.
+      if (entry.grown && !entry.loaded) {
+        this.workers.splice(index, 1);
+        this.stopGrowing();
+      } else if (!this.closing) this.workers[index] = this.spawn(false);
       for (const [seq, task] of orphaned) {
         const error = { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` };
         if (task.purpose === 'robots') this.onMessage({ type: 'robots', seq, urlId: task.urlId, result: { url: task.url, status: null, text: '', error, fetchMs: 0 } });
