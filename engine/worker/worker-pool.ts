@@ -203,8 +203,9 @@ export class WorkerPool {
       loaded: false,
       grown,
     };
-    // A grown worker's start failure ends growth (handled in onDeath), never an unhandled rejection.
-    if (grown) entry.ready.catch(() => undefined);
+    // Only start() awaits `ready` (its first workers): a later worker's start failure is handled in
+    // onDeath (a grown one ends growth, a replacement is replaced), never an unhandled rejection.
+    entry.ready.catch(() => undefined);
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') {
         entry.loaded = true;
