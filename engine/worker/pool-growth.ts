@@ -1,6 +1,6 @@
 /**
  * When the crawl-worker pool takes another worker (worker-pool.ts): it starts with one and adds
- * one while its workers are busy and the machine has a core's share idle, as Crawlee's
+ * one while its workers are busy and a share of the machine's CPU time is idle, as Crawlee's
  * AutoscaledPool scales on the system's load rather than on a fixed count.
  *
  * One fixed count was wrong one way or the other on this project's 2-core machine. With two
