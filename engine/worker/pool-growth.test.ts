@@ -36,13 +36,14 @@ describe('MachineIdleMeter', () => {
     expect(meter.read()).toBe(1);
   });
 
-  it('reads this machine: a share between 0 and 1', async () => {
+  it('reads this machine: a share between 0 and 1 once CPU time has passed', async () => {
     const meter = new MachineIdleMeter();
     meter.read();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const share = meter.read();
-    if (share !== null) expect(share).toBeGreaterThanOrEqual(0);
-    if (share !== null) expect(share).toBeLessThanOrEqual(1);
+    // os.cpus() counts in clock ticks: wait until a reading covers some (null until then).
+    let share: number | null = null;
+    await expect.poll(() => (share = meter.read()), { timeout: 5_000, interval: 50 }).not.toBeNull();
+    expect(share).toBeGreaterThanOrEqual(0);
+    expect(share).toBeLessThanOrEqual(1);
   });
 });
 
