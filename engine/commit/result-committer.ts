@@ -14,8 +14,7 @@ import type { SettledSitemap } from '../sitemaps/sitemap-discovery';
 import { sitemapWrite } from '../sitemaps/sitemap-write';
 import type { AliasWrite, ClaimedUrl, CommitBatch, CrawlStores, Disposition, FrontierCandidate, LinkWrite, PageWrite, SitemapWrite, UrlError, UrlOutcome } from '../store/ports';
 import type { ContentFingerprints, PageContent, PageResult } from '../worker/protocol';
-import { seenEntryId, seenEntrySources } from '../dedupe/seen-cache';
-import { knownUrlCache } from '../links/link-budget';
+import { seenCache, seenEntryId, seenEntrySources } from '../dedupe/seen-cache';
 import { URL_SOURCE_BITS } from '../../shared/types/url-sources';
 
 /** The source bit a page's link gives its target (shared/types/url-sources.ts). */
@@ -101,7 +100,7 @@ export class ResultCommitter {
    * candidate: on the synthetic site 98% of links name known URLs, and each candidate cost the
    * URL-seen test on the writer thread and five strings on the way there.
    */
-  private readonly known = knownUrlCache();
+  private readonly known = seenCache();
 
   constructor(private readonly options: ResultCommitterOptions) {}
 

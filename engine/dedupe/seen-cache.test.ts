@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { SeenCache } from './seen-cache';
+import { SEEN_CACHE_ENTRIES, seenCache, seenEntry, seenEntryId, seenEntrySources } from './seen-cache';
 
-describe('SeenCache', () => {
-  it('returns what was set and never holds more than its capacity', () => {
-    const cache = new SeenCache(100);
-    for (let i = 0; i < 1000; i += 1) cache.set(`k${i}`, i);
-    expect(cache.size).toBeLessThanOrEqual(100);
-    expect(cache.get('k999')).toBe(999);
-    expect(cache.get('k0')).toBeUndefined();
+describe('seenCache', () => {
+  it('holds normalized keys with their seenEntry (id and source bits), up to SEEN_CACHE_ENTRIES', () => {
+    const cache = seenCache();
+    const key = (i: number) => `00000000-0000-5000-8000-${i.toString(16).padStart(12, '0')}`;
+    for (let i = 1; i <= SEEN_CACHE_ENTRIES + 10_000; i += 1) cache.set(key(i), seenEntry(i, i % 32));
+    expect(cache.size).toBe(SEEN_CACHE_ENTRIES);
+    // The newest key is held; ids past 2^31 survive (float64 values).
+    const newest = cache.get(key(SEEN_CACHE_ENTRIES + 10_000))!;
+    expect(seenEntryId(newest)).toBe(SEEN_CACHE_ENTRIES + 10_000);
+    expect(seenEntrySources(newest)).toBe((SEEN_CACHE_ENTRIES + 10_000) % 32);
+    cache.set('big', seenEntry(2 ** 40, 5));
+    expect(seenEntryId(cache.get('big')!)).toBe(2 ** 40);
   });
 
-  it('keeps a key that is read often (promotion), even as new keys stream in', () => {
-    const cache = new SeenCache(100);
+  it('keeps a key that is read often, even as new keys stream in', () => {
+    const cache = seenCache();
     cache.set('hot', 1);
-    for (let i = 0; i < 1000; i += 1) {
+    for (let i = 0; i < 2 * SEEN_CACHE_ENTRIES; i += 1) {
       cache.set(`k${i}`, i);
       expect(cache.get('hot')).toBe(1);
     }

@@ -4,7 +4,8 @@
  * of 60 KB hrefs (or of links to endless hosts) cannot grow the main process. One source of truth
  * for those budgets.
  */
-import { BoundedCache, estimateStringBytes, SeenCache } from '../dedupe/seen-cache';
+import { FingerprintCache } from '../dedupe/fingerprint-cache';
+import { BoundedCache, estimateStringBytes } from '../dedupe/seen-cache';
 import type { UrlIdentity } from './url-identity';
 
 /**
@@ -25,27 +26,15 @@ export const LINK_TARGET_CACHE_ENTRIES = 200_000;
  */
 export const LINK_TARGET_CACHE_BYTES = 48 * 1024 * 1024;
 /**
- * Raw link spellings remembered as already stored in `url_aliases`, at most, and their estimated
- * bytes (each spelling's string counted, though it is mostly the link-target cache's key). A
+ * Raw link spellings remembered as already stored in `url_aliases`, at most, as 64-bit
+ * fingerprints (engine/dedupe/fingerprint-cache.ts): a set of 524,288 slots at most, 4.7 MB. A
  * forgotten spelling is sent again: an alias row built on the main thread, and on the writer a
- * lookup of its target's id and an INSERT OR IGNORE. At 100,000 entries and 16 MiB (about 50,000
- * to 100,000 held) the 100,000-page synthetic crawl's 110,000 spellings were forgotten over and
- * over: 8 s of the main thread's and 23 s of the writer's busy time in CPU profiles.
+ * lookup of its target's id and an INSERT OR IGNORE. At 100,000 entries and 16 MiB of strings
+ * (about 50,000 to 100,000 held) the 100,000-page synthetic crawl's 110,000 spellings were
+ * forgotten over and over: 8 s of the main thread's and 23 s of the writer's busy time in CPU
+ * profiles. As a Map of the strings it held 400,000 entries in 32 MiB (estimated).
  */
-export const ALIAS_CACHE_ENTRIES = 400_000;
-export const ALIAS_CACHE_BYTES = 32 * 1024 * 1024;
-
-/**
- * URLs whose store id and source bits the scheduler remembers (normalized key → seenEntry), at
- * most, and their bytes: a link to one of them names its id and offers no candidate.
- */
-export const KNOWN_URL_CACHE_ENTRIES = 200_000;
-export const KNOWN_URL_CACHE_BYTES = 32 * 1024 * 1024;
-
-/** A byte-bounded map of normalized key → seenEntry (see {@link KNOWN_URL_CACHE_BYTES}). */
-export function knownUrlCache(): SeenCache {
-  return new SeenCache({ maxEntries: KNOWN_URL_CACHE_ENTRIES, maxBytes: KNOWN_URL_CACHE_BYTES });
-}
+export const ALIAS_CACHE_ENTRIES = 393_216;
 
 /** Hosts whose capped robots Crawl-delay is remembered at most, and their bytes. */
 export const CRAWL_DELAY_CACHE_ENTRIES = 100_000;
@@ -90,7 +79,7 @@ export function originCache(): BoundedCache<string> {
   return new BoundedCache<string>({ maxEntries: ORIGIN_CACHE_ENTRIES, maxBytes: ORIGIN_CACHE_BYTES, sizeOf: (origin) => estimateStringBytes(origin) + 64 });
 }
 
-/** A byte-bounded set of raw spellings already stored as aliases (see {@link ALIAS_CACHE_BYTES}). */
-export function aliasCache(): BoundedCache<true> {
-  return new BoundedCache<true>({ maxEntries: ALIAS_CACHE_ENTRIES, maxBytes: ALIAS_CACHE_BYTES });
+/** A bounded set of raw spellings already stored as aliases (see {@link ALIAS_CACHE_ENTRIES}). */
+export function aliasCache(): FingerprintCache {
+  return new FingerprintCache({ maxEntries: ALIAS_CACHE_ENTRIES, values: false });
 }

@@ -273,7 +273,7 @@ export class LinkPipeline {
    */
   alias(toKey: string, raw: string, fromUrlId: number | null): AliasWrite | null {
     if (this.aliasesSeen.has(raw)) return null;
-    this.aliasesSeen.set(raw, true);
+    this.aliasesSeen.set(raw, 1);
     return aliasWrite(toKey, raw, fromUrlId);
   }
 

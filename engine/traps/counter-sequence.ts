@@ -4,14 +4,14 @@
  * `?page=41` → `?page=42`) extends a chain; `counterChain` links in a row make the template a
  * counter without end. A paginated list that ends stops short of it.
  */
-import { BoundedCache } from '../dedupe/seen-cache';
+import { FingerprintCache } from '../dedupe/fingerprint-cache';
 import type { TrapSuspicion } from './suspicion';
 import { CHAIN_CACHE_LIMITS, type TrapThresholds } from './thresholds';
 import { templatePattern, urlNumbers, urlTemplate, type UrlShape } from './url-shape';
 
 /** The counter-sequence detector: per URL, the length of the shortest same-template chain that reached it (bounded). */
 export class CounterSequenceDetector {
-  private readonly chains = new BoundedCache<number>(CHAIN_CACHE_LIMITS);
+  private readonly chains = new FingerprintCache(CHAIN_CACHE_LIMITS);
 
   constructor(private readonly thresholds: Pick<TrapThresholds, 'counterChain'>) {}
 

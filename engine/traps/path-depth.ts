@@ -4,7 +4,7 @@
  * directory deeper under their own page's path, `depthChain` times in a row, make the prefix a trap
  * (a generated directory per page: `/t/x1/x2/x3/…`).
  */
-import { BoundedCache } from '../dedupe/seen-cache';
+import { FingerprintCache } from '../dedupe/fingerprint-cache';
 import type { TrapSuspicion } from './suspicion';
 import { CHAIN_CACHE_LIMITS, type TrapThresholds } from './thresholds';
 import { escapeRegex, hostPrefix, type UrlShape } from './url-shape';
@@ -21,7 +21,7 @@ export function pathDepth(path: string): number {
  * it (bounded: an evicted parent restarts its children's chain at 1, which can only delay a firing).
  */
 export class PathDepthDetector {
-  private readonly chains = new BoundedCache<number>(CHAIN_CACHE_LIMITS);
+  private readonly chains = new FingerprintCache(CHAIN_CACHE_LIMITS);
 
   constructor(private readonly thresholds: Pick<TrapThresholds, 'maxPathSegments' | 'depthChain'>) {}
 

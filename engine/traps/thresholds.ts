@@ -80,18 +80,23 @@ export const MAX_WATCHED_TEMPLATES = 10_000;
 /** Query strings the parameter-explosion detector keeps over all paths (about 100 bytes each). */
 export const MAX_TRACKED_QUERIES = 100_000;
 
-/** Per-URL chains (path depth, counter sequences) kept by each detector: entries and estimated bytes. */
-export const CHAIN_CACHE_LIMITS = { maxEntries: 100_000, maxBytes: 8 * 1024 * 1024 } as const;
+/**
+ * Per-URL chains (path depth, counter sequences) kept by each detector, and the URLs the guard
+ * knows as linked from their own template: entries, as 64-bit fingerprints of the URLs
+ * (engine/dedupe/fingerprint-cache.ts), a table of 262,144 slots at most: 4.5 MB with the chain
+ * lengths, 2.4 MB as a set. As Maps of the URL strings they held 100,000 entries and about 8 MiB
+ * each (some 55,000 synthetic-site URLs).
+ */
+export const CHAIN_CACHE_LIMITS = { maxEntries: 196_608 } as const;
 
 /**
- * Link targets the trap guard remembers as screened (a repeat skips the detectors): entries and
- * estimated bytes. The estimate counts each URL's string, which the link pipeline's cache mostly
- * holds already (the same string), so the heap it adds is nearer 50 bytes an entry. At the chains'
- * 8 MiB (about 55,000 32-character URLs, half of them after a generation turns over) the
- * 100,000-page synthetic crawl's 105,000 link targets ran the detectors again on most links: 45 of
- * the main thread's 204 busy seconds in a CPU profile went to screening.
+ * Link targets the trap guard remembers as screened (a repeat skips the detectors): entries, as
+ * 64-bit fingerprints of the URLs in a set of 524,288 slots at most (4.7 MB). When it held about
+ * 55,000 URL strings (8 MiB) the 100,000-page synthetic crawl's 105,000 link targets ran the
+ * detectors again on most links: 45 of the main thread's 204 busy seconds in a CPU profile went
+ * to screening. As a Map of the strings it held 400,000 entries in 32 MiB (estimated).
  */
-export const SCREENED_CACHE_LIMITS = { maxEntries: 400_000, maxBytes: 32 * 1024 * 1024 } as const;
+export const SCREENED_CACHE_LIMITS = { maxEntries: 393_216, values: false } as const;
 
 /** Reference pages kept per template for the near-identical test. */
 export const NEAR_IDENTICAL_REFERENCES = 4;

@@ -8,7 +8,7 @@
  * cache reads for the live detectors; a page adds one template and up to four sketch comparisons.
  */
 import type { TrapState } from '../../shared/types/traps';
-import { BoundedCache } from '../dedupe/seen-cache';
+import { FingerprintCache } from '../dedupe/fingerprint-cache';
 import type { FrontierCandidate } from '../store/ports';
 import { CounterSequenceDetector } from './counter-sequence';
 import { NearIdenticalDetector } from './near-identical';
@@ -54,13 +54,13 @@ export class TrapGuard {
    * detector, so a list's detail pages (products, reviews, profiles linked from an index) that
    * share most of their text are never held for it. Bounded like the detectors' chains.
    */
-  private readonly selfGenerated = new BoundedCache<true>(CHAIN_CACHE_LIMITS);
+  private readonly selfGenerated = new FingerprintCache({ ...CHAIN_CACHE_LIMITS, values: false });
   /**
    * Link targets the detectors have seen: navigation links recur on every page, and a trap shows in
    * the URLs it keeps making up, so a repeat costs one lookup instead of the detectors' work
-   * (a 7% slower docs crawl before this). Bounded like the detectors' chains.
+   * (a 7% slower docs crawl before this). Bounded by SCREENED_CACHE_LIMITS.
    */
-  private readonly screened = new BoundedCache<true>(SCREENED_CACHE_LIMITS);
+  private readonly screened = new FingerprintCache(SCREENED_CACHE_LIMITS);
 
   /**
    * @param known traps stored by earlier runs of the crawl (suspected and excluded ones hold their
@@ -103,7 +103,7 @@ export class TrapGuard {
         if (trap !== null) candidate.heldBy = trap.pattern;
         continue;
       }
-      this.screened.set(candidate.url, true);
+      this.screened.set(candidate.url, 1);
       if (parent === undefined) {
         const parentShape = parentUrl === null ? null : urlShape(parentUrl);
         parent = parentShape === null ? null : { url: parentUrl!, shape: parentShape, template: urlTemplate(parentShape) };
@@ -115,7 +115,7 @@ export class TrapGuard {
       this.found(this.depth.observeLink(parent, child));
       this.found(this.counter.observeLink(parent, child));
       this.found(this.params.observe(candidate.url, shape));
-      if (parent !== null && parent.template === child.template && parent.shape.host === shape.host) this.selfGenerated.set(candidate.url, true);
+      if (parent !== null && parent.template === child.template && parent.shape.host === shape.host) this.selfGenerated.set(candidate.url, 1);
       const trap = this.match(candidate.host, candidate.url);
       if (trap !== null) candidate.heldBy = trap.pattern;
     }

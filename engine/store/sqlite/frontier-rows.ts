@@ -6,7 +6,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import { URL_SOURCE_BITS } from '../../../shared/types/url-sources';
-import { SeenCache, seenEntry, seenEntryId, seenEntrySources } from '../../dedupe/seen-cache';
+import { seenCache, seenEntry, seenEntryId, seenEntrySources } from '../../dedupe/seen-cache';
 import type { ClaimedUrl, Disposition, FrontierCandidate, UrlError } from '../ports';
 import type { WritableDB } from './database';
 
@@ -41,7 +41,7 @@ export class FrontierRows {
   private readonly stateById: Statement;
   private readonly markRefetch: Statement;
   /** Normalized keys already in SQLite, with their ids and source bits (seenEntry; bounded: seen-cache.ts). */
-  private readonly seen = new SeenCache();
+  private readonly seen = seenCache();
 
   constructor(
     private readonly db: WritableDB,
