@@ -33,8 +33,14 @@ export class ContentDedupe {
   private readonly sketchOf: Statement;
   private readonly nearGroupOf: Statement;
   private readonly sketches = new SketchCache();
-  /** The crawl's band buckets (stored or pending), so a probe of a bucket no page has is skipped (bucket-filter.ts). */
-  private readonly storedBuckets = new BucketFilter();
+  /**
+   * The crawl's band buckets (stored or pending), so a probe of a bucket no page has skips its
+   * SQLite lookup (bucket-filter.ts). Only once the band index is dropped (past its bytes): while
+   * the index holds every row a probe is a binary search in memory, and the filter's 8 MiB would
+   * save nothing (null until then).
+   */
+  private storedBuckets: BucketFilter | null = null;
+  private readonly allBuckets: Statement;
   /** Band rows not yet in `minhash_bands`, written sorted when enough wait (pending-bands.ts). */
   private readonly pending: PendingBands;
   /** The rows of `minhash_bands` in memory while they fit (band-index.ts): probes answered without a seek. */
@@ -56,6 +62,7 @@ export class ContentDedupe {
     this.nearGroupOf = db.prepare(
       `SELECT g.id AS id, g.first_url_id AS firstUrlId FROM content_group_members m JOIN content_groups g ON g.id = m.group_id WHERE m.url_id = ? AND g.kind = 'near' LIMIT 1`,
     );
+    this.allBuckets = db.prepare(`SELECT band, bucket FROM minhash_bands WHERE crawl_id = ?`).raw();
     this.pending = new PendingBands(db, crawlId);
     this.stored = new BandIndex(bandIndexBytes);
     // A resumed crawl's stored buckets (one range of the table's key, in key order: about 1.6M rows at 100,000 pages).
@@ -63,7 +70,6 @@ export class ContentDedupe {
     const storedRows = db.prepare(`SELECT band, bucket, url_id FROM minhash_bands WHERE crawl_id = ? ORDER BY band, bucket, url_id`).raw();
     const run: [number, number, number][] = [];
     for (const row of storedRows.iterate(crawlId) as Iterable<[number, number, number]>) {
-      this.storedBuckets.add(row[0], row[1]);
       indexed.add(row[2]);
       if (!this.stored.complete) continue;
       run.push(row);
@@ -73,6 +79,7 @@ export class ContentDedupe {
       }
     }
     this.stored.addSorted(run.length, (at) => run[at]!);
+    if (!this.stored.complete) this.fillBucketFilter();
     // Pages whose rows were still pending when the last run ended without its flush (a crash): their
     // rows follow from their sketches. These are the pages `record` indexed: 2xx with a sketch, and
     // not an exact duplicate (an exact group's members other than its first page were never indexed).
@@ -118,13 +125,16 @@ export class ContentDedupe {
       content.words >= (this.options.minWordsForNear ?? DEFAULT_MIN_WORDS_FOR_NEAR)
         ? walkCandidates(
             buckets.length,
-            (band, limit) => (this.storedBuckets.mightHold(band, buckets[band]!) ? this.bucketMembersOf(band, buckets[band]!, urlId, limit) : []),
+            (band, limit) => (this.storedBuckets === null || this.storedBuckets.mightHold(band, buckets[band]!) ? this.bucketMembersOf(band, buckets[band]!, urlId, limit) : []),
             this.options.maxCandidates ?? DEFAULT_MAX_CANDIDATES,
           )
         : [];
     const best = bestNearMatch(content.minhash, candidates, (candidate) => this.sketch(candidate), this.options.threshold);
     this.index(urlId, buckets);
-    if (this.pending.full) this.pending.flush(this.stored);
+    if (this.pending.full) {
+      this.pending.flush(this.stored);
+      if (!this.stored.complete && this.storedBuckets === null) this.fillBucketFilter();
+    }
     this.sketches.set(urlId, content.minhash);
     if (!best) return { kind: 'unique' };
     const existing = this.nearGroupOf.get(best.urlId) as { id: number; firstUrlId: number } | undefined;
@@ -140,12 +150,25 @@ export class ContentDedupe {
     return { kind: 'near', groupId, duplicateOf: best.urlId, similarity: best.similarity };
   }
 
-  /** Indexes a page's band buckets for later pages: pending until the next flush, and in the bucket filter. */
+  /** Indexes a page's band buckets for later pages: pending until the next flush, and in the bucket filter when there is one. */
   private index(urlId: number, buckets: readonly number[]): void {
+    const filter = this.storedBuckets;
     buckets.forEach((bucket, band) => {
       this.pending.add(band, bucket, urlId);
-      this.storedBuckets.add(band, bucket);
+      filter?.add(band, bucket);
     });
+  }
+
+  /**
+   * Starts the bucket filter once the band index is dropped: every stored row's bucket, read from
+   * `minhash_bands` (one pass over the crawl's rows, about 2.8M when the index outgrows
+   * BAND_INDEX_MAX_BYTES), and the pending rows' buckets. From then on {@link index} adds to it.
+   */
+  private fillBucketFilter(): void {
+    const filter = new BucketFilter();
+    for (const [band, bucket] of this.allBuckets.iterate(this.crawlId) as Iterable<[number, number]>) filter.add(band, bucket);
+    this.pending.forEachBucket((band, bucket) => filter.add(band, bucket));
+    this.storedBuckets = filter;
   }
 
   /**

@@ -70,6 +70,12 @@ export class PendingBands {
     else this.members.set(key, [urlId]);
   }
 
+  /** Calls `visit` with each waiting row's band and bucket (once a row). */
+  forEachBucket(visit: (band: number, bucket: number) => void): void {
+    for (let index = 0; index < this.size; index += 1) visit(this.bands[index]!, this.buckets[index]!);
+    for (const [band, bucket] of this.overflow) visit(band, bucket);
+  }
+
   /** The pages waiting with `bucket` in `band`, except `exceptUrlId`, in the order they were added. */
   membersOf(band: number, bucket: number, exceptUrlId: number): number[] {
     const ids = this.members.get(bucketKey(band, bucket));
