@@ -37,9 +37,21 @@ export class BandIndex {
   private size = 0;
   private dropped = false;
 
-  /** @param maxBytes bytes the rows may take ({@link BAND_INDEX_MAX_BYTES}); 0 keeps no index */
+  /**
+   * Allocates the arrays at the bound, once: the OS backs only the pages the rows reach (zeroed
+   * memory is mapped on first write), and a merge never copies the run into grown arrays. Grown by
+   * a quarter at a time, at 100,000 synthetic pages (1.6M rows, 19 MB) each growth held the old and
+   * the new arrays together, up to 43 MB, at the writer's busiest moment.
+   * @param maxBytes bytes the rows may take ({@link BAND_INDEX_MAX_BYTES}); 0 keeps no index
+   */
   constructor(private readonly maxBytes = BAND_INDEX_MAX_BYTES) {
-    if (maxBytes < ROW_BYTES) this.drop();
+    if (maxBytes < ROW_BYTES) {
+      this.drop();
+      return;
+    }
+    const capacity = Math.floor(maxBytes / ROW_BYTES);
+    this.keys = new Float64Array(capacity);
+    this.ids = new Uint32Array(capacity);
   }
 
   /** False once the index outgrew its bytes (or a URL id its column): ask the store instead. */
@@ -52,7 +64,7 @@ export class BandIndex {
     return this.size;
   }
 
-  /** Bytes of the arrays held now (their capacity, not only the rows). */
+  /** Bytes the arrays reserve (their capacity, the bound; the OS backs about 12 a row held), 0 once dropped. */
   get bytes(): number {
     return this.keys.byteLength + this.ids.byteLength;
   }
@@ -125,22 +137,9 @@ export class BandIndex {
     ids.set(sortedIds);
   }
 
-  /**
-   * Merges a sorted run into the held one, from the back, into arrays grown by a quarter when full
-   * (while they grow, old and new arrays are both held: a smaller step keeps that peak lower, and
-   * the copy is linear either way); repeats kept once.
-   */
+  /** Merges a sorted run into the held one, from the back, in place (the arrays have room for the bound: addSorted checked it); repeats kept once. */
   private merge(keys: Float64Array, ids: Uint32Array): void {
     const total = this.size + keys.length;
-    if (total > this.keys.length) {
-      const capacity = Math.min(Math.max(total, Math.ceil(this.keys.length * 1.25)), Math.floor(this.maxBytes / ROW_BYTES));
-      const grownKeys = new Float64Array(capacity);
-      const grownIds = new Uint32Array(capacity);
-      grownKeys.set(this.keys.subarray(0, this.size));
-      grownIds.set(this.ids.subarray(0, this.size));
-      this.keys = grownKeys;
-      this.ids = grownIds;
-    }
     const heldKeys = this.keys;
     const heldIds = this.ids;
     let held = this.size - 1;
