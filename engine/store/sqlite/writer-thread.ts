@@ -23,9 +23,12 @@ const db = openDatabase(init.file, { ...(init.nativeBinding ? { nativeBinding: i
 /**
  * The writer's page cache, KiB (SQLite's default is 2,000 KiB). Every commit updates B-trees at
  * random places (the URL-seen test's unique key, spellings by URL, LSH band buckets): with the
- * default cache most of those pages are read again from the OS for each batch.
+ * default cache most of those pages are read again from the OS for each batch. 16 MiB, not 32: at
+ * 100,000 synthetic pages two alternating pairs of runs peaked at 415 against 435 MB, and the
+ * writer thread's CPU stayed where the noise puts it (0.80 and 0.88 of the crawl worker's, against
+ * 0.86 and 0.82 with 32 MiB); the LSH probes no longer read the table (band-index.ts).
  */
-export const WRITER_CACHE_KIB = 32 * 1024;
+export const WRITER_CACHE_KIB = 16 * 1024;
 db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 /**
  * No foreign-key checks on this connection: every row it writes names URLs by ids it resolved in
