@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINGERPRINT_SET_SLOT_BYTES, FINGERPRINT_SLOT_BYTES, FingerprintCache, stringFingerprint } from './fingerprint-cache';
+import { FINGERPRINT_SET_SLOT_BYTES, FINGERPRINT_SLOT_BYTES, FingerprintCache, stringFingerprint, stringFingerprint53 } from './fingerprint-cache';
 
 /** A deterministic pseudo-random sequence (xorshift32), so a failure replays. */
 function random(seed: number): () => number {
@@ -93,6 +93,28 @@ describe('FingerprintCache', () => {
     // Every entry it counts can be found by its key (a broken probe run would hide some).
     expect(found).toBe(cache.size);
     expect(found).toBe(700);
+  });
+});
+
+describe('FingerprintCache by id', () => {
+  it('keeps integer ids exactly: sequential, large (past 2^32) and neighbouring ids never share an entry', () => {
+    const cache = new FingerprintCache({ maxEntries: 10_000 });
+    const ids = [0, 1, 2, 0xffff_ffff, 0x1_0000_0000, 0x1_0000_0001, 2 ** 52 + 1, 2 ** 53 - 1];
+    for (let id = 100; id < 9_000; id += 1) ids.push(id);
+    ids.forEach((id, index) => cache.setById(id, index));
+    ids.forEach((id, index) => expect(cache.getById(id), String(id)).toBe(index));
+    expect(cache.getById(9_000)).toBeUndefined();
+    expect(cache.getById(2 ** 52)).toBeUndefined();
+  });
+});
+
+describe('stringFingerprint53', () => {
+  it('is a whole number below 2^53, equal for equal strings and different for near ones', () => {
+    const a = stringFingerprint53('http://h1.synthetic.test/p/1');
+    expect(Number.isSafeInteger(a) && a >= 0).toBe(true);
+    expect(stringFingerprint53('http://h1.synthetic.test/p/1')).toBe(a);
+    expect(stringFingerprint53('http://h1.synthetic.test/p/2')).not.toBe(a);
+    expect(stringFingerprint53('http://h1.synthetic.test/p/1/')).not.toBe(a);
   });
 });
 

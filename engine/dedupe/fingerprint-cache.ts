@@ -76,6 +76,26 @@ export function stringFingerprint(key: string): [high: number, low: number] {
   return [fingerprintHigh, fingerprintLow];
 }
 
+/**
+ * 53 bits of a string's fingerprint as one number (exact in a float64): a value a FingerprintCache
+ * can hold for a string, to tell later whether another string is the same one (two different
+ * strings share it with probability 2^-53).
+ */
+export function stringFingerprint53(text: string): number {
+  fingerprint(text);
+  return fingerprintHigh * 0x20_0000 + (fingerprintLow >>> 11);
+}
+
+/**
+ * Sets fingerprintHigh/fingerprintLow to an exact encoding of a non-negative integer id below
+ * 2^53: its upper bits plus one (never 0, so never an empty slot) and its lower 32 bits through
+ * fmix32 (a bijection, which spreads sequential ids over the table). Two ids never share it.
+ */
+function idFingerprint(id: number): void {
+  fingerprintHigh = Math.floor(id / 0x1_0000_0000) + 1;
+  fingerprintLow = fmix32(id >>> 0);
+}
+
 /** Limits of a {@link FingerprintCache}. */
 export interface FingerprintCacheLimits {
   /** Entries held at most (the hash table grows to the power of two that holds them half full). */
@@ -119,11 +139,32 @@ export class FingerprintCache {
     return this.get(key) !== undefined;
   }
 
+  /**
+   * The value held for an integer id in [0, 2^53) (a store row id), or undefined: ids are kept
+   * exactly, never as a fingerprint. A cache keyed by ids takes no string keys (they could meet).
+   */
+  getById(id: number): number | undefined {
+    if (this.held === 0) return undefined;
+    idFingerprint(id);
+    const entry = this.find(fingerprintHigh, fingerprintLow);
+    if (entry < 0) return undefined;
+    this.referenced[entry] = 1;
+    return this.values === null ? 1 : this.values[entry];
+  }
+
+  /** Holds `value` for an integer id in [0, 2^53) (see {@link getById}). */
+  setById(id: number, value: number): void {
+    idFingerprint(id);
+    this.setFingerprint(fingerprintHigh, fingerprintLow, value);
+  }
+
   /** Holds `value` for `key`, replacing the value held; a new entry may evict another (see the module comment). */
   set(key: string, value: number): void {
     fingerprint(key);
-    const high = fingerprintHigh;
-    const low = fingerprintLow;
+    this.setFingerprint(fingerprintHigh, fingerprintLow, value);
+  }
+
+  private setFingerprint(high: number, low: number, value: number): void {
     if (this.held > 0) {
       const found = this.find(high, low);
       if (found >= 0) {
