@@ -7,6 +7,8 @@ describe('seenCache', () => {
     const key = (i: number) => `00000000-0000-5000-8000-${i.toString(16).padStart(12, '0')}`;
     for (let i = 1; i <= SEEN_CACHE_ENTRIES + 10_000; i += 1) cache.set(key(i), seenEntry(i, i % 32));
     expect(cache.size).toBe(SEEN_CACHE_ENTRIES);
+    // 5.2 MiB, as SEEN_CACHE_ENTRIES says: 17 bytes an entry, and a table at most half full.
+    expect(cache.bytes).toBe(SEEN_CACHE_ENTRIES * 17 + 524_288 * 4);
     // The newest key is held; ids past 2^31 survive (float64 values).
     const newest = cache.get(key(SEEN_CACHE_ENTRIES + 10_000))!;
     expect(seenEntryId(newest)).toBe(SEEN_CACHE_ENTRIES + 10_000);

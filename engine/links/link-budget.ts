@@ -27,7 +27,8 @@ export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 export const LINK_TARGET_CACHE_BYTES = 48 * 1024 * 1024;
 /**
  * Raw link spellings remembered as already stored in `url_aliases`, at most, as 64-bit
- * fingerprints (engine/dedupe/fingerprint-cache.ts): a set of 524,288 slots at most, 4.7 MB. A
+ * fingerprints (engine/dedupe/fingerprint-cache.ts): a set of 7.4 MiB at most (393,216 entries of 9
+ * bytes, 1,048,576 table cells of 4). A
  * forgotten spelling is sent again: an alias row built on the main thread, and on the writer a
  * lookup of its target's id and an INSERT OR IGNORE. At 100,000 entries and 16 MiB of strings
  * (about 50,000 to 100,000 held) the 100,000-page synthetic crawl's 110,000 spellings were
