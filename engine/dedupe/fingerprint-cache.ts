@@ -128,10 +128,7 @@ export class FingerprintCache {
   get(key: string): number | undefined {
     if (this.held === 0) return undefined;
     fingerprint(key);
-    const entry = this.find(fingerprintHigh, fingerprintLow);
-    if (entry < 0) return undefined;
-    this.referenced[entry] = 1;
-    return this.values === null ? 1 : this.values[entry];
+    return this.hit(fingerprintHigh, fingerprintLow);
   }
 
   /** True when `key` is held (a hit is marked referenced, as by get). */
@@ -146,10 +143,7 @@ export class FingerprintCache {
   getById(id: number): number | undefined {
     if (this.held === 0) return undefined;
     idFingerprint(id);
-    const entry = this.find(fingerprintHigh, fingerprintLow);
-    if (entry < 0) return undefined;
-    this.referenced[entry] = 1;
-    return this.values === null ? 1 : this.values[entry];
+    return this.hit(fingerprintHigh, fingerprintLow);
   }
 
   /** Holds `value` for an integer id in [0, 2^53) (see {@link getById}). */
@@ -196,6 +190,14 @@ export class FingerprintCache {
   /** Bytes of the arrays now: {@link FINGERPRINT_SLOT_BYTES} an entry ({@link FINGERPRINT_SET_SLOT_BYTES} for a set) and 4 a table cell. */
   get bytes(): number {
     return this.high.length * (this.values === null ? FINGERPRINT_SET_SLOT_BYTES : FINGERPRINT_SLOT_BYTES) + this.table.byteLength;
+  }
+
+  /** The value held for fingerprint (high, low), its entry marked referenced; undefined when not held. */
+  private hit(high: number, low: number): number | undefined {
+    const entry = this.find(high, low);
+    if (entry < 0) return undefined;
+    this.referenced[entry] = 1;
+    return this.values === null ? 1 : this.values[entry];
   }
 
   /** The entry holding fingerprint (high, low), or -1. */
