@@ -119,12 +119,11 @@ describe('stringFingerprint53', () => {
 });
 
 describe('stringFingerprint', () => {
-  it('gives 200,000 distinct URL-like keys (and their UUID-like normalized keys) 400,000 distinct fingerprints, never the empty (0, 0)', () => {
+  it('gives 200,000 distinct URL-like keys (and their UUID-like normalized keys) 400,000 distinct fingerprints', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 200_000; i += 1) {
       for (const key of [`http://h${i % 500}.synthetic.test/p/${i}`, `${(i * 2654435761) >>> 0}`.padStart(12, '0') + '-5bd1-4e99-8c1a-' + i.toString(16).padStart(12, '0')]) {
         const [high, low] = stringFingerprint(key);
-        expect(high !== 0 || low !== 0).toBe(true);
         seen.add(`${high}:${low}`);
       }
     }

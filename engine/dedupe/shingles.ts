@@ -85,8 +85,8 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** murmur3's 32-bit finalizer: a cheap, well-mixing permutation of 32-bit values. */
-function mix(value: number): number {
+/** murmur3's 32-bit finalizer: a cheap, well-mixing permutation (a bijection) of 32-bit values. */
+export function fmix32(value: number): number {
   let x = value;
   x ^= x >>> 16;
   x = Math.imul(x, 0x85ebca6b);
@@ -112,7 +112,7 @@ export function shingleHashes(words: readonly string[]): Set<number> {
   for (let i = 0; i < words.length; i += 1) wordHashes[i] = fnv1a(words[i]!);
   for (let i = 0; i + SHINGLE_WORDS <= words.length; i += 1) {
     let hash = SHINGLE_SEED;
-    for (let j = 0; j < SHINGLE_WORDS; j += 1) hash = mix(hash ^ wordHashes[i + j]!);
+    for (let j = 0; j < SHINGLE_WORDS; j += 1) hash = fmix32(hash ^ wordHashes[i + j]!);
     hashes.add(hash);
   }
   return hashes;
@@ -128,7 +128,7 @@ function emptySketch(): Uint32Array {
 
 /** Offers one shingle hash to a sketch: it picks a bin, which keeps its minimum. */
 function addShingle(sketch: Uint32Array, shingle: number): void {
-  const value = mix(shingle);
+  const value = fmix32(shingle);
   const bin = value & (MINHASH_SIZE - 1);
   const rest = value >>> 6;
   if (rest < sketch[bin]!) sketch[bin] = rest;
@@ -208,7 +208,7 @@ class ShingleWindow {
     this.w2 = this.w3;
     this.w3 = hash >>> 0;
     this.words += 1;
-    if (this.words >= SHINGLE_WORDS) addShingle(this.sketch, mix(mix(mix(mix(SHINGLE_SEED ^ this.w0) ^ this.w1) ^ this.w2) ^ this.w3));
+    if (this.words >= SHINGLE_WORDS) addShingle(this.sketch, fmix32(fmix32(fmix32(fmix32(SHINGLE_SEED ^ this.w0) ^ this.w1) ^ this.w2) ^ this.w3));
   }
 
   /** {@link textSketch}'s result for the text whose words ended here: fewer words than a shingle are one shingle (as shingleHashes does). */
@@ -264,8 +264,8 @@ function asciiSketch(text: string): AsciiSketch | null | undefined {
   let size = 0;
   let inWord = false;
   let words = 0;
-  // The shingle hash's chain, mix(mix(mix(mix(SEED ^ w0) ^ w1) ^ w2) ^ w3), kept by prefix: `one`
-  // is mix(SEED ^ last word), `two` the chain over the last two words, `three` over the last three.
+  // The shingle hash's chain, fmix32(fmix32(fmix32(fmix32(SEED ^ w0) ^ w1) ^ w2) ^ w3), kept by prefix: `one`
+  // is fmix32(SEED ^ last word), `two` the chain over the last two words, `three` over the last three.
   // A word's end extends each prefix by it, four mixes that do not wait on one another (the CPU
   // runs them side by side), where hashing each window afresh chained four in a row. Same hashes.
   let one = 0;
@@ -289,16 +289,16 @@ function asciiSketch(text: string): AsciiSketch | null | undefined {
     inWord = false;
     const word = hash >>> 0;
     words += 1;
-    if (words >= SHINGLE_WORDS) addShingle(sketch, mix(three ^ word));
-    three = mix(two ^ word);
-    two = mix(one ^ word);
-    one = mix(SHINGLE_SEED ^ word);
+    if (words >= SHINGLE_WORDS) addShingle(sketch, fmix32(three ^ word));
+    three = fmix32(two ^ word);
+    two = fmix32(one ^ word);
+    one = fmix32(SHINGLE_SEED ^ word);
     hash = FNV_OFFSET;
   }
   // The text's end ends its last word.
   if (inWord) {
     words += 1;
-    if (words >= SHINGLE_WORDS) addShingle(sketch, mix(three ^ (hash >>> 0)));
+    if (words >= SHINGLE_WORDS) addShingle(sketch, fmix32(three ^ (hash >>> 0)));
   }
   if (words === 0) return null;
   // FNV-1a of the normalized bytes: its ASCII characters' code units (as fnv1a of the string).
@@ -419,7 +419,7 @@ export function bandBuckets(sketch: ArrayLike<number>): number[] {
   const buckets: number[] = [];
   for (let band = 0; band < LSH_BANDS; band += 1) {
     let hash = band;
-    for (let row = 0; row < LSH_ROWS; row += 1) hash = mix(hash ^ sketch[band * LSH_ROWS + row]!);
+    for (let row = 0; row < LSH_ROWS; row += 1) hash = fmix32(hash ^ sketch[band * LSH_ROWS + row]!);
     buckets.push(hash | 0);
   }
   return buckets;
