@@ -55,7 +55,7 @@ const postPage = (seq: number, urlId: number, result: PageResult): void => post(
  * that have none.
  */
 const extractorList = init.settings.extractors ?? [];
-const extractors = extractorList.length === 0 ? null : (await import('../extract/extractors')).CompiledExtractors.compile(extractorList);
+const extractors = extractorList.length === 0 ? null : (await import('./extractors-entry')).CompiledExtractors.compile(extractorList);
 const extract = extractors === null || extractors.empty ? {} : { extract: (html: string) => extractors.run(html) };
 /** The request headers every fetch sends, as its WARC request record states them. */
 const fetchHeaders = requestHeaders(init.settings.userAgent);
