@@ -84,6 +84,12 @@ function idFingerprint(id: number): void {
   fingerprintLow = fmix32(id >>> 0);
 }
 
+/** `into` (a larger array of the same kind) holding `from`'s values at its start. */
+function grownCopy<T extends Uint32Array | Float64Array | Uint8Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
+}
+
 /** Limits of a {@link FingerprintCache}. */
 export interface FingerprintCacheLimits {
   /** Entries held at most (the hash table grows to the power of two that holds them half full). */
@@ -215,20 +221,10 @@ export class FingerprintCache {
    */
   private grow(): void {
     const capacity = Math.min(this.maxEntries, Math.max(FIRST_CAPACITY, 2 * this.high.length));
-    const high = new Uint32Array(capacity);
-    high.set(this.high);
-    this.high = high;
-    const low = new Uint32Array(capacity);
-    low.set(this.low);
-    this.low = low;
-    if (this.values !== null) {
-      const values = new Float64Array(capacity);
-      values.set(this.values);
-      this.values = values;
-    }
-    const referenced = new Uint8Array(capacity);
-    referenced.set(this.referenced);
-    this.referenced = referenced;
+    this.high = grownCopy(this.high, new Uint32Array(capacity));
+    this.low = grownCopy(this.low, new Uint32Array(capacity));
+    if (this.values !== null) this.values = grownCopy(this.values, new Float64Array(capacity));
+    this.referenced = grownCopy(this.referenced, new Uint8Array(capacity));
     let cells = FIRST_CAPACITY;
     while (cells < capacity / MAX_LOAD) cells *= 2;
     if (cells === this.table.length) return;

@@ -84,18 +84,17 @@ export const MAX_TRACKED_QUERIES = 100_000;
  * Per-URL chains (path depth, counter sequences) kept by each detector, and the URLs the guard
  * knows as linked from their own template: entries, as 64-bit fingerprints of the URLs
  * (engine/dedupe/fingerprint-cache.ts), at most 5.2 MiB with the chain lengths and 3.7 MiB as a
- * set (196,608 entries of 17 or 9 bytes, 524,288 table cells of 4). As Maps of the URL strings they held 100,000 entries and about 8 MiB
- * each (some 55,000 synthetic-site URLs).
+ * set (196,608 entries of 17 or 9 bytes, 524,288 table cells of 4). As Maps of the URL strings
+ * they held 100,000 entries and about 8 MiB each (some 55,000 synthetic-site URLs).
  */
 export const CHAIN_CACHE_LIMITS = { maxEntries: 196_608 } as const;
 
 /**
  * Link targets the trap guard remembers as screened (a repeat skips the detectors): entries, as
  * 64-bit fingerprints of the URLs in a set of 7.4 MiB at most (393,216 entries of 9 bytes,
- * 1,048,576 table cells of 4). When it held about
- * 55,000 URL strings (8 MiB) the 100,000-page synthetic crawl's 105,000 link targets ran the
- * detectors again on most links: 45 of the main thread's 204 busy seconds in a CPU profile went
- * to screening. As a Map of the strings it held 400,000 entries in 32 MiB (estimated).
+ * 1,048,576 table cells of 4). When it held about 55,000 URL strings (8 MiB) the 100,000-page
+ * synthetic crawl's 105,000 link targets ran the detectors again on most links: 45 of the main
+ * thread's 204 busy seconds in a CPU profile went to screening. As a Map of the strings it held 400,000 entries in 32 MiB (estimated).
  */
 export const SCREENED_CACHE_LIMITS = { maxEntries: 393_216, values: false } as const;
 

@@ -59,8 +59,8 @@ export interface CrawlRowWriter {
  * (fingerprint-cache.ts): 5.2 MiB at most (196,608 entries of 17 bytes, 524,288 table cells of 4).
  * It keeps a site's navigation targets across batches and takes new URLs as they are added: in
  * CPU profiles of the 20,200-page synthetic crawl (1.5M links) reading targets' rows took 3.7% of
- * the writer thread's busy time with a map per batch, 0.5% with a cache. A cache of the URL strings (200,000 entries, 32 MiB)
- * held about 13 MB of the writer's heap at 100,000 pages.
+ * the writer thread's busy time with a map per batch, 0.5% with a cache. A cache of the URL
+ * strings (200,000 entries, 32 MiB) held about 13 MB of the writer's heap at 100,000 pages.
  */
 const TARGET_URL_CACHE_ENTRIES = 196_608;
 
@@ -74,8 +74,9 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
   /** `urls.url` by id, for a link target the cache below does not hold. */
   private readonly urlOfId: Statement;
   /**
-   * `urls.url` of link targets by id, as stringFingerprint53 of it, across batches (pages of a site
-   * link the same navigation targets again and again), filled as URLs are added and as targets are read.
+   * `urls.url` of link targets by id, as stringFingerprint53 of it, across batches (pages of a
+   * site link the same navigation targets again and again), filled as URLs are added and as
+   * targets are read.
    */
   private readonly targetUrls = new FingerprintCache({ maxEntries: TARGET_URL_CACHE_ENTRIES });
   /** Sitemap rows and listings (migration 0018). */
