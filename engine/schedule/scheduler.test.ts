@@ -290,6 +290,38 @@ describe('Scheduler (fake clock, fake pool, SQLite :memory: stores)', () => {
     expect(h.finished).toEqual(['finished']);
   });
 
+  it('with every slot busy, claims ahead again only once half the URLs in hand are gone, then all of them in one claim', async () => {
+    const sizes: number[] = [];
+    const wrap =
+      (claim: FrontierStore['claimBatch']): FrontierStore['claimBatch'] =>
+      async (max, nowMs) => {
+        const claimed = await claim(max, nowMs);
+        sizes.push(claimed.length);
+        return claimed;
+      };
+    const h = harness({ maxInFlightPerHost: 100 }, { slots: 4, claimAheadPerSlot: 2, wrapClaim: wrap });
+    db = h.db;
+    await h.add(...Array.from({ length: 40 }, (_, i) => candidate('a.test', String(i))));
+    await h.start();
+    // Four fetching, eight in hand: one claim of twelve.
+    expect(sizes).toEqual([12]);
+    expect(h.stores.frontier.counts()).toMatchObject({ pending: 28 });
+    for (let answered = 1; answered <= 3; answered += 1) {
+      await h.answer(h.open()[0]!, ok);
+      // The freed slot took a URL in hand; fewer than half (4 of 8) are gone: no claim.
+      expect(h.open()).toHaveLength(4);
+      expect(sizes).toEqual([12]);
+      expect(h.stores.frontier.counts()).toMatchObject({ pending: 28 });
+    }
+    await h.answer(h.open()[0]!, ok);
+    // Half gone: the four are claimed in one batch.
+    expect(sizes).toEqual([12, 4]);
+    expect(h.stores.frontier.counts()).toMatchObject({ pending: 24 });
+    while (h.finished.length === 0 && h.open().length > 0) await h.answer(h.open()[0]!, ok);
+    expect(h.dispatched.map((entry) => entry.task.url).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `http://a.test/${i}`).sort());
+    expect(h.finished).toEqual(['finished']);
+  });
+
   it('claims nothing ahead under a page limit, and on stop the URLs claimed ahead go back to pending', async () => {
     const limited = harness({ maxPages: 3, maxInFlightPerHost: 10 }, { slots: 2, claimAheadPerSlot: 2 });
     db = limited.db;
