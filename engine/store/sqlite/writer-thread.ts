@@ -12,6 +12,7 @@ import { createSqliteRowWriter } from './crawl-stores';
 import { INLINKS_INDEX } from './sort-indexes';
 import { isLockBusy } from './storage-errors';
 import { WalBudget } from './wal-budget';
+import { WalPresync } from './wal-presync';
 import type { WriterRequest, WriterReply, WriterThreadInit } from './writer-protocol';
 import { nameThisThread, STORE_WRITER_THREAD_NAME } from '../../worker/thread-name';
 
@@ -41,6 +42,8 @@ db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 db.pragma('foreign_keys = OFF');
 // The WAL may grow to 128 MiB between checkpoints, less on a disk with little room (wal-budget.ts).
 const walBudget = new WalBudget(db, init.file);
+// The WAL flushed in the background between checkpoints, so a checkpoint's sync has little left (wal-presync.ts).
+const walPresync = new WalPresync(`${init.file}-wal`);
 // Links by target are not indexed while the run writes them: built again on close (INLINKS_INDEX).
 // Another process holding the write lock past the busy timeout leaves the index in place (slower, not wrong).
 try {
@@ -100,7 +103,10 @@ port.on('message', (message: WriterRequest | { op: 'close' }) => {
   }
   // Each write is synchronous inside (better-sqlite3): requests are applied strictly in order.
   apply(message).then(
-    (value) => reply({ id: message.id, ok: true, value }),
+    (value) => {
+      reply({ id: message.id, ok: true, value });
+      void walPresync.afterWrite();
+    },
     (error: unknown) => {
       const failure = error instanceof Error ? error : new Error(String(error));
       reply({ id: message.id, ok: false, error: { message: failure.message, code: (failure as { code?: string }).code ?? null, name: failure.name } });
