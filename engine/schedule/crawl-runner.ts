@@ -197,7 +197,11 @@ export class CrawlRunner {
     const initialWorkers = (settings.render ?? 'off') === 'off' ? 1 : workers;
     const warc = this.options.warc ? { warc: { gzip: this.options.warc.gzip } } : {};
     const rules = this.options.requestRules && this.options.requestRules.length > 0 ? { requestRules: [...this.options.requestRules] } : {};
-    const pool = new WorkerPool(workers, { settings, concurrency: settings.threads, ...warc, ...rules }, (message) => this.onWorkerMessage(message), { initialSize: initialWorkers });
+    const pool = new WorkerPool(workers, { settings, concurrency: settings.threads, ...warc, ...rules }, (message) => this.onWorkerMessage(message), {
+      initialSize: initialWorkers,
+      // Workers that cannot start at all end the run (interrupted, resumable), not its URLs one by one.
+      onUnavailable: (error) => void this.abort(error),
+    });
     // The workers load while the store answers below (each thread compiles the engine: about a
     // third of a second on 2 cores, which the store's first reads and the seeds' commit no longer wait
     // behind); the pool takes no task before `started` settles and the seeds are stored.

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { CodedError } from '../../shared/types/result';
 import { unpackLinks } from './link-wire';
 import { GROWTH_CHECK_MS, LoadProbe, shouldGrow, type GrowthProbe } from './pool-growth';
 import type { FetchPurpose, FromWorker, PageResult, ToWorker, WorkerInit } from './protocol';
@@ -36,7 +37,22 @@ export interface WorkerPoolOptions {
   initialSize?: number;
   /** What each growth check measures. @default a LoadProbe (event-loop utilization, os.cpus() idle time) */
   probe?: GrowthProbe;
+  /**
+   * Called once when the pool has no worker left: {@link MAX_FAILED_STARTS} workers in a row died
+   * before they finished loading, so it replaces none (the error's code is WORKER_START_FAILED).
+   * The pool takes no task from then on (freeSlots is 0); the caller ends the run.
+   */
+  onUnavailable?: (error: CodedError) => void;
+  /** Starts one worker thread. @default the crawl-worker entry (bundled, or the source through tsx) */
+  spawn?: (init: WorkerInit) => Worker;
 }
+
+/**
+ * Workers in a row that may die before they finish loading (none loaded in between) before the
+ * pool stops replacing them. A worker that cannot start (its code missing, no memory for its heap)
+ * would otherwise be replaced at once, again and again, each failing the tasks sent to it.
+ */
+export const MAX_FAILED_STARTS = 3;
 
 /**
  * Spawns a worker running crawl-worker: the bundled `crawl-worker.js` beside this module when the
@@ -73,6 +89,9 @@ export class WorkerPool {
   private growthTimer: NodeJS.Timeout | null = null;
   private readonly probe: GrowthProbe;
   private readonly initialSize: number;
+  private readonly options: WorkerPoolOptions;
+  /** Workers that died before loading since one last loaded (see MAX_FAILED_STARTS). */
+  private failedStarts = 0;
 
   /**
    * @param maxSize workers at most (at least 1)
@@ -86,6 +105,7 @@ export class WorkerPool {
   ) {
     this.initialSize = Math.max(1, Math.min(maxSize, options.initialSize ?? 1));
     this.probe = options.probe ?? new LoadProbe();
+    this.options = options;
   }
 
   /** Starts the first workers and waits until each has loaded; from then on the pool may grow (see the class comment). */
@@ -129,8 +149,9 @@ export class WorkerPool {
     this.growthTimer = null;
   }
 
-  /** Tasks the pool can take right now. */
+  /** Tasks the pool can take right now (none once no worker is left: see WorkerPoolOptions.onUnavailable). */
   freeSlots(): number {
+    if (this.workers.length === 0) return 0;
     return Math.max(0, this.init.concurrency - this.inFlight());
   }
 
@@ -190,7 +211,7 @@ export class WorkerPool {
   }
 
   private spawn(grown: boolean): PoolWorker {
-    const worker = spawnCrawlWorker(this.init);
+    const worker = (this.options.spawn ?? spawnCrawlWorker)(this.init);
     let markReady: () => void = () => undefined;
     let markFailed: (error: Error) => void = () => undefined;
     const entry: PoolWorker = {
@@ -209,6 +230,7 @@ export class WorkerPool {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') {
         entry.loaded = true;
+        this.failedStarts = 0;
         markReady();
         return;
       }
@@ -232,11 +254,18 @@ export class WorkerPool {
       if (index === -1) return;
       const orphaned = [...entry.inFlight.entries()];
       entry.inFlight.clear();
+      if (!entry.loaded) this.failedStarts += 1;
       // A worker added by growth that cannot start is dropped, and the pool grows no more (the
-      // others run the crawl); any other dead worker is replaced.
-      if (entry.grown && !entry.loaded) {
+      // others run the crawl); so is any worker once MAX_FAILED_STARTS in a row could not start;
+      // any other dead worker is replaced.
+      if ((entry.grown && !entry.loaded) || this.failedStarts >= MAX_FAILED_STARTS) {
         this.workers.splice(index, 1);
         this.stopGrowing();
+        if (this.workers.length === 0 && !this.closing) {
+          this.options.onUnavailable?.(
+            new CodedError('WORKER_START_FAILED', `${this.failedStarts} crawl workers in a row died before they finished loading (the last: ${reason}); free memory or reinstall Crawlbench, then resume the crawl`),
+          );
+        }
       } else if (!this.closing) this.workers[index] = this.spawn(false);
       for (const [seq, task] of orphaned) {
         const error = { code: 'WORKER_CRASHED', message: `Worker died: ${reason}` };

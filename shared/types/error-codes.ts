@@ -33,6 +33,7 @@ export const CRAWL_ERROR_CODES = {
   CONNECTION_RESET: { class: 'retry', advice: 'The server closed the connection mid-answer: retried; a server that keeps doing it is overloaded.' },
   FETCH_FAILED: { class: 'retry', advice: 'The fetch failed in transit for another reason (see the message): retried.' },
   WORKER_CRASHED: { class: 'retry', advice: 'The fetch worker died while fetching: the URL is retried on a fresh worker.' },
+  WORKER_START_FAILED: { class: 'stop-crawl', advice: 'Crawl workers kept dying before they finished loading (see the message): the crawl is interrupted; free memory or reinstall Crawlbench, then resume.' },
   WORKER_PROTOCOL: { class: 'fail-url', advice: 'A crawl worker sent a page the scheduler could not read (a worker from another build): reinstall Crawlbench, then clear the error cache to fetch the URL again.' },
   CONNECTION_REFUSED: { class: 'fail-url', advice: 'Nothing listens at that address and port: check the host, or its --resolve mapping.' },
   DNS_FAILED: { class: 'fail-url', advice: 'The host name does not resolve: check its spelling, or map it with --resolve.' },
