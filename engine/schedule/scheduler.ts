@@ -205,25 +205,28 @@ export class Scheduler {
   }
 
   /**
-   * URLs to claim beyond the free slots (FrontierStore.claimAheadPerSlot per slot, less those in
-   * hand): none under a page limit (a URL claimed ahead might be one too many), while the
-   * committer is backlogged (fetching is ahead of the store) or when stopping.
+   * URLs the scheduler may hold claimed beyond the free slots (FrontierStore.claimAheadPerSlot per
+   * slot): none under a page limit (a URL claimed ahead might be one too many), while the committer
+   * is backlogged (fetching is ahead of the store) or when stopping.
    */
-  private claimAheadRoom(pool: TaskPool): number {
+  private claimAheadMost(pool: TaskPool): number {
     const perSlot = this.options.frontier.claimAheadPerSlot ?? 0;
     if (perSlot <= 0 || this.options.maxPages > 0 || this.options.committer.backlogged || this.options.stopping()) return 0;
-    const slots = pool.freeSlots() + pool.inFlight();
-    return Math.max(0, perSlot * slots - this.ready.length - this.robotsWaiting.length);
+    return perSlot * (pool.freeSlots() + pool.inFlight());
+  }
+
+  /** URLs to claim beyond the free slots: {@link claimAheadMost} less those in hand. */
+  private claimAheadRoom(pool: TaskPool): number {
+    return Math.max(0, this.claimAheadMost(pool) - this.ready.length - this.robotsWaiting.length);
   }
 
   /**
    * With no slot free, whether to claim ahead now: once the URLs in hand have fallen by
-   * {@link CLAIM_AHEAD_REFILL_SHARE} of what claimAheadPerSlot allows, not at every freed slot.
+   * {@link CLAIM_AHEAD_REFILL_SHARE} of what claimAheadMost allows, not at every freed slot.
    */
   private claimAheadDue(pool: TaskPool): boolean {
     const room = this.claimAheadRoom(pool);
-    const most = (this.options.frontier.claimAheadPerSlot ?? 0) * (pool.freeSlots() + pool.inFlight());
-    return room > 0 && room >= most * CLAIM_AHEAD_REFILL_SHARE;
+    return room > 0 && room >= this.claimAheadMost(pool) * CLAIM_AHEAD_REFILL_SHARE;
   }
 
   private dispatchPage(pool: TaskPool, url: ClaimedUrl): void {

@@ -89,7 +89,6 @@ export class WorkerPool {
   private growthTimer: NodeJS.Timeout | null = null;
   private readonly probe: GrowthProbe;
   private readonly initialSize: number;
-  private readonly options: WorkerPoolOptions;
   /** Workers that died before loading since one last loaded (see MAX_FAILED_STARTS). */
   private failedStarts = 0;
 
@@ -101,11 +100,10 @@ export class WorkerPool {
     private readonly maxSize: number,
     private readonly init: WorkerInit,
     private readonly onMessage: (message: PoolMessage) => void,
-    options: WorkerPoolOptions = {},
+    private readonly options: WorkerPoolOptions = {},
   ) {
     this.initialSize = Math.max(1, Math.min(maxSize, options.initialSize ?? 1));
     this.probe = options.probe ?? new LoadProbe();
-    this.options = options;
   }
 
   /** Starts the first workers and waits until each has loaded; from then on the pool may grow (see the class comment). */
