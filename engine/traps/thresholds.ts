@@ -94,7 +94,8 @@ export const CHAIN_CACHE_LIMITS = { maxEntries: 196_608 } as const;
  * 64-bit fingerprints of the URLs in a set of 7.4 MiB at most (393,216 entries of 9 bytes,
  * 1,048,576 table cells of 4). When it held about 55,000 URL strings (8 MiB) the 100,000-page
  * synthetic crawl's 105,000 link targets ran the detectors again on most links: 45 of the main
- * thread's 204 busy seconds in a CPU profile went to screening. As a Map of the strings it held 400,000 entries in 32 MiB (estimated).
+ * thread's 204 busy seconds in a CPU profile went to screening. As a Map of the strings it held
+ * 400,000 entries in 32 MiB (estimated).
  */
 export const SCREENED_CACHE_LIMITS = { maxEntries: 393_216, values: false } as const;
 
