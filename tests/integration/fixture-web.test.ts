@@ -7,7 +7,7 @@ import { openDatabase } from '../../engine/store/sqlite/connection';
 import { RedirectQueries } from '../../engine/store/sqlite/queries/redirect-queries';
 import { CrawlService } from '../../app/services/crawl-service';
 import { LINK_RULE_CODES, linkRuleSql } from '../../engine/store/sqlite/link-codes';
-import { unpackPageText } from '../../engine/store/sqlite/page-text-codec';
+import { DuplicateQueries } from '../../engine/store/sqlite/queries/duplicate-queries';
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -233,19 +233,19 @@ describe('fixture web: duplicate content (seed 003 content-seen test)', () => {
 
 describe('fixture web: page texts for near-duplicate diffs', () => {
   it('keeps each page\'s normalized text up to pageTextChars, and none when it is 0', async () => {
+    const urlIdOf = (c: { db: WritableDB; crawlId: number }, url: string) => c.db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND url = ?`).pluck().get(c.crawlId, url) as number;
     const kept = await crawl('dup.test', { pageTextChars: 40 });
-    const text = kept.db.prepare(`SELECT t.text FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? AND u.url = 'http://dup.test/near-1.html'`).pluck().get(kept.crawlId) as string;
+    const text = new DuplicateQueries(kept.db).pageText(urlIdOf(kept, 'http://dup.test/near-1.html'))!;
     expect(text).toHaveLength(40);
     expect(text).toMatch(/^term/);
-    // Longer texts are kept DEFLATE-packed, and read back whole.
+    // Longer texts are read back whole, from DEFLATE-packed blocks (page-text-codec.ts).
     const long = await crawl('dup.test', { pageTextChars: 2_000 });
-    const urlId = long.db.prepare(`SELECT id FROM urls WHERE crawl_id = ? AND url = 'http://dup.test/near-1.html'`).pluck().get(long.crawlId) as number;
-    const stored = long.db.prepare(`SELECT text FROM page_texts WHERE url_id = ?`).pluck().get(urlId) as Buffer;
-    expect(Buffer.isBuffer(stored)).toBe(true);
-    const unpacked = unpackPageText(stored);
+    const unpacked = new DuplicateQueries(long.db).pageText(urlIdOf(long, 'http://dup.test/near-1.html'))!;
     expect(unpacked.startsWith(text)).toBe(true);
-    expect(stored.length).toBeLessThan(unpacked.length / 2);
+    expect(unpacked.length).toBeGreaterThan(text.length);
+    expect(long.db.prepare(`SELECT COUNT(*) FROM page_text_blocks WHERE crawl_id = ?`).pluck().get(long.crawlId)).toBeGreaterThan(0);
     const none = await crawl('dup.test', { pageTextChars: 0 });
-    expect(none.db.prepare(`SELECT COUNT(*) FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ?`).pluck().get(none.crawlId)).toBe(0);
+    expect(none.db.prepare(`SELECT COUNT(*) FROM page_text_blocks WHERE crawl_id = ?`).pluck().get(none.crawlId)).toBe(0);
+    expect(new DuplicateQueries(none.db).pageText(urlIdOf(none, 'http://dup.test/near-1.html'))).toBeNull();
   });
 });

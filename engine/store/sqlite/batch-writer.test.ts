@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRAWL_SETTINGS } from '../../../shared/types/crawl';
 import { aliasWrite } from '../../links/aliases';
-import type { FrontierCandidate, LinkWrite } from '../ports';
+import type { FrontierCandidate, LinkWrite, PageRow, PageWrite } from '../ports';
 import { openDatabase } from './connection';
 import { CrawlRepository, LINK_ROWS_PER_INSERT } from './crawl-repository';
 import { createSqliteCrawlStores } from './crawl-stores';
 import type { WritableDB } from './database';
+import { DuplicateQueries } from './queries/duplicate-queries';
 import { InspectorQueries } from './queries/inspector-queries';
 
 const candidate = (url: string, key: string): FrontierCandidate => ({ url, normalized: key, normalizedKey: key, host: 'a.test', registrableDomain: 'a.test', depth: 1, discoveredFrom: null });
@@ -79,5 +80,44 @@ describe('SqliteCrawlWriter compact links and aliases (migration 0016)', () => {
       ['http://A.test/x', 1],
       ['http://a.test/x', 2],
     ]);
+  });
+});
+
+describe('SqliteCrawlWriter page text blocks (migration 0026)', () => {
+  let db: WritableDB;
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+  });
+  afterEach(() => db.close());
+
+  const pageRow = (urlId: number): PageRow => ({ urlId, finalUrl: `http://a.test/${urlId}`, httpStatus: 200, contentType: 'text/html', bodyBytes: 1, truncated: false, fetchMs: 1, title: null, location: null, fetchedAtMs: 1, fingerprint: null, minhash: null, textChars: null, noindex: false, linksOverCap: 0 });
+  const page = (urlId: number, text: string | null): PageWrite => ({ row: pageRow(urlId), text, content: null });
+
+  it('stores a batch’s texts as one block; a page fetched again names its new text, drops an older run’s row, and a block no page names goes at close', async () => {
+    const crawlId = new CrawlRepository(db).createCrawl(['http://a.test/'], DEFAULT_CRAWL_SETTINGS, 0);
+    const stores = createSqliteCrawlStores(db, crawlId, DEFAULT_CRAWL_SETTINGS);
+    await stores.writer.commit({ nowMs: 1, candidates: ['a', 'b', 'c'].map((key) => candidate(`http://a.test/${key}`, key)) });
+    const [a, b, c] = ['a', 'b', 'c'].map((key) => new CrawlRepository(db).findUrlId(crawlId, key)!);
+    const texts = new DuplicateQueries(db);
+    const blocks = () => db.prepare(`SELECT COUNT(*) FROM page_text_blocks WHERE crawl_id = ?`).pluck().get(crawlId);
+
+    await stores.writer.commit({ nowMs: 2, pages: [page(a!, 'alpha text'), page(b!, null), page(c!, 'gamma – text')] });
+    expect(blocks()).toBe(1);
+    expect([texts.pageText(a!), texts.pageText(b!), texts.pageText(c!)]).toEqual(['alpha text', null, 'gamma – text']);
+    expect(db.prepare(`SELECT text_slot FROM pages WHERE url_id IN (?, ?, ?) ORDER BY url_id`).pluck().all(a, b, c)).toEqual([0, null, 1]);
+
+    // b's text as a run before migration 0026 stored it.
+    db.prepare(`INSERT INTO page_texts (url_id, text) VALUES (?, 'older run')`).run(b);
+    expect(texts.pageText(b!)).toBe('older run');
+
+    await stores.writer.commit({ nowMs: 3, pages: [page(a!, 'alpha again'), page(b!, 'beta'), page(c!, '')] });
+    expect([texts.pageText(a!), texts.pageText(b!), texts.pageText(c!)]).toEqual(['alpha again', 'beta', null]);
+    expect(db.prepare(`SELECT COUNT(*) FROM page_texts`).pluck().get()).toBe(0);
+    expect(blocks()).toBe(2);
+
+    // The first block's texts were all replaced: no page names it.
+    await stores.close();
+    expect(blocks()).toBe(1);
+    expect([texts.pageText(a!), texts.pageText(b!)]).toEqual(['alpha again', 'beta']);
   });
 });

@@ -10,6 +10,7 @@ import type { ContentDedupe } from './content-dedupe';
 import type { CrawlRepository, LinkRecord } from './crawl-repository';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
+import { packTextBlocks, type TextBlockPlace } from './page-text-codec';
 import type { RedirectChains } from './redirect-chains';
 import type { SqliteRobotsStore } from './robots-store';
 import { SitemapRows } from './sitemap-rows';
@@ -79,6 +80,8 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
    * targets are read.
    */
   private readonly targetUrls = new FingerprintCache({ maxEntries: TARGET_URL_CACHE_ENTRIES });
+  /** Pages this writer stored that had a page row already (re-fetches): their earlier texts may have left blocks no page names. */
+  private refetchedPages = 0;
   /** Sitemap rows and listings (migration 0018). */
   private readonly sitemaps: SitemapRows;
 
@@ -113,7 +116,13 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
 
   /** Writes what the run's indexes still hold in memory (the LSH band rows pending: pending-bands.ts), in one transaction. */
   async close(): Promise<void> {
-    this.parts.db.transaction(() => this.parts.contentIndex.flush()).immediate();
+    this.parts.db
+      .transaction(() => {
+        this.parts.contentIndex.flush();
+        // A page fetched again names a new text: a block whose every text was replaced so is dropped.
+        if (this.refetchedPages > 0) this.parts.repository.deleteUnreferencedTextBlocks(this.parts.crawlId);
+      })
+      .immediate();
   }
 
   /** The batch, in the order CommitBatch documents (inside the transaction). */
@@ -150,7 +159,11 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
       return id;
     };
     let duplicates = 0;
-    for (const page of batch.pages ?? []) if (this.writePage(page, batch.nowMs)) duplicates += 1;
+    const pages = batch.pages ?? [];
+    const textPlaces = this.writeTexts(pages);
+    pages.forEach((page, index) => {
+      if (this.writePage(page, textPlaces[index]!, batch.nowMs)) duplicates += 1;
+    });
     const redirectLoops: number[] = [];
     for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf, batch.nowMs)) redirectLoops.push(outcome.url.id);
     if (batch.links && batch.links.length > 0) this.parts.repository.insertLinks(this.parts.crawlId, batch.links.map((link) => this.linkRecord(link, idOf)));
@@ -161,18 +174,47 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, ...(seen ? { seen } : {}), ...(held > 0 ? { held } : {}), ...(heldFromPending.length > 0 ? { heldFromPending } : {}) };
   }
 
-  /** @returns true when the content-seen test found the page a duplicate */
-  private writePage({ row, text, content, body, extracted, render }: PageWrite, nowMs: number): boolean {
+  /**
+   * Stores the text excerpts of a batch's pages as blocks (page-text-codec.ts: one row for all of
+   * them, mostly, instead of one a page).
+   * @returns per page, where its text went (null: it has none)
+   */
+  private writeTexts(pages: readonly PageWrite[]): (TextBlockPlace | null)[] {
+    const texts: string[] = [];
+    const withText: number[] = [];
+    pages.forEach((page, index) => {
+      if (page.text === null || page.text === '') return;
+      texts.push(page.text);
+      withText.push(index);
+    });
+    const placesByPage: (TextBlockPlace | null)[] = pages.map(() => null);
+    if (texts.length === 0) return placesByPage;
+    const { blocks, places } = packTextBlocks(texts);
+    const blockIds = blocks.map((block) => this.parts.repository.insertTextBlock(this.parts.crawlId, block));
+    places.forEach((place, i) => {
+      placesByPage[withText[i]!] = { blockId: blockIds[place.block]!, slot: place.slot };
+    });
+    return placesByPage;
+  }
+
+  /**
+   * @param textPlace where writeTexts put the page's text excerpt (null: it has none)
+   * @returns true when the content-seen test found the page a duplicate
+   */
+  private writePage({ row, content, body, extracted, render }: PageWrite, textPlace: TextBlockPlace | null, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
     // A page fetched again replaces all its earlier answer left (links, text, body, extraction,
     // render); a first fetch, most pages, has none of them: one probe instead of five deletes.
     // Every fetch that leaves such rows leaves its page row too (a redirect's answer included:
     // ResultCommitter.addPage), so a URL without a page row has none of them.
     const refetched = repository.hasPage(row.urlId);
-    repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null });
-    if (refetched) repository.deleteLinksFrom(crawlId, row.urlId);
-    if (text !== null && text !== '') repository.insertPageText(row.urlId, text);
-    else if (refetched) repository.deletePageText(row.urlId);
+    repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null }, textPlace);
+    if (refetched) {
+      this.refetchedPages += 1;
+      repository.deleteLinksFrom(crawlId, row.urlId);
+      // A text an earlier run stored in page_texts (before migration 0026) would outlive this answer.
+      repository.deletePageText(row.urlId);
+    }
     this.parts.bodies.write(row.urlId, body, refetched);
     this.parts.bodies.writeExtracted(row.urlId, extracted, refetched);
     this.parts.bodies.writeRender(row.urlId, render, refetched);

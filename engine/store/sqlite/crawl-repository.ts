@@ -7,7 +7,7 @@ import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 import { placeholderRows } from './placeholders';
-import { packPageText } from './page-text-codec';
+import type { TextBlockPlace } from './page-text-codec';
 
 /** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
 export const LINK_ROWS_PER_INSERT = 64;
@@ -124,22 +124,23 @@ export class CrawlRepository extends CrawlReader {
   private readonly hasPageStatement: Statement;
   private readonly deleteTextStatement: Statement;
   private readonly insertAliasStatement: Statement;
-  private readonly insertTextStatement: Statement;
+  private readonly insertTextBlockStatement: Statement;
 
   constructor(override readonly db: WritableDB) {
     super(db);
     this.insertPageStatement = db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, crawl_id, final_url, http_status, content_type, body_bytes, truncated, fetch_ms, title, redirect_chain_json, fetched_at_ms,
                                      fingerprint, minhash, text_chars, noindex, location, links_over_cap,
-                                     response_headers_json, meta_description, h1, canonical_url, robots_directives, indexability, word_count, lang)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                     response_headers_json, meta_description, h1, canonical_url, robots_directives, indexability, word_count, lang,
+                                     text_block_id, text_slot)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
     this.hasPageStatement = db.prepare(`SELECT 1 FROM pages WHERE url_id = ?`).pluck();
     this.deleteTextStatement = db.prepare(`DELETE FROM page_texts WHERE url_id = ?`);
     this.insertLinkStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(1, LINK_COLUMNS)}`);
     this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(LINK_ROWS_PER_INSERT, LINK_COLUMNS)}`);
-    this.insertTextStatement = db.prepare(`INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)`);
+    this.insertTextBlockStatement = db.prepare(`INSERT INTO page_text_blocks (crawl_id, texts) VALUES (?, ?)`);
     this.insertAliasStatement = db.prepare(
       `INSERT INTO url_aliases (url_id, raw_url, first_seen_from, fragment_spellings) VALUES (?, ?, ?, ?)
        ON CONFLICT (url_id, raw_url) DO UPDATE SET fragment_spellings = fragment_spellings + excluded.fragment_spellings WHERE excluded.fragment_spellings > 0`,
@@ -162,7 +163,11 @@ export class CrawlRepository extends CrawlReader {
     this.db.prepare(`UPDATE crawls SET status = ?, finished_at_ms = ? WHERE id = ?`).run(status, finishedAtMs, crawlId);
   }
 
-  insertPage(crawlId: number, page: PageRecord): void {
+  /**
+   * Stores a page row, replacing the URL's earlier one.
+   * @param text where its text excerpt is (a block {@link insertTextBlock} stored), or null when it has none
+   */
+  insertPage(crawlId: number, page: PageRecord, text: TextBlockPlace | null = null): void {
     this.insertPageStatement.run(
       page.urlId,
       crawlId,
@@ -189,6 +194,8 @@ export class CrawlRepository extends CrawlReader {
       page.indexability ?? null,
       page.wordCount ?? null,
       page.lang ?? null,
+      text?.blockId ?? null,
+      text?.slot ?? null,
     );
   }
 
@@ -197,7 +204,7 @@ export class CrawlRepository extends CrawlReader {
     return this.hasPageStatement.get(urlId) !== undefined;
   }
 
-  /** Drops the text excerpt a page's earlier fetch stored (its new answer has none to replace it). */
+  /** Drops the `page_texts` row a page's fetch before migration 0026 stored (its page row now names its text, if any). */
   deletePageText(urlId: number): void {
     this.deleteTextStatement.run(urlId);
   }
@@ -237,9 +244,26 @@ export class CrawlRepository extends CrawlReader {
     for (; start < links.length; start += 1) this.insertLink(crawlId, links[start]!);
   }
 
-  /** Keeps a page's normalized visible text (its excerpt), DEFLATE-packed (page-text-codec.ts). */
-  insertPageText(urlId: number, text: string): void {
-    this.insertTextStatement.run(urlId, packPageText(text));
+  /**
+   * Deletes the crawl's text blocks no page row names any more (every text in them was replaced by
+   * a re-fetch's). One pass over the crawl's page rows; a block with one text still named stays whole.
+   * @returns blocks deleted
+   */
+  deleteUnreferencedTextBlocks(crawlId: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM page_text_blocks WHERE crawl_id = ?
+           AND id NOT IN (SELECT text_block_id FROM pages WHERE crawl_id = ? AND text_block_id IS NOT NULL)`,
+      )
+      .run(crawlId, crawlId).changes;
+  }
+
+  /**
+   * Keeps a block of page texts (page-text-codec.ts packTextBlocks), appended after the crawl's earlier ones.
+   * @returns its id, for the page rows that name its texts
+   */
+  insertTextBlock(crawlId: number, block: Uint8Array): number {
+    return Number(this.insertTextBlockStatement.run(crawlId, block).lastInsertRowid);
   }
 
   /**

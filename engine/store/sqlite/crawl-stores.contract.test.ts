@@ -23,9 +23,15 @@ function bodiesOf(db: WritableDB, crawlId: number): StoredBodyRow[] {
   return rows.map((row) => ({ ...row, truncated: row.truncated === 1 }));
 }
 
-/** URL ids of a crawl's pages with a stored text excerpt (page_texts has no crawl column: by the URL's). */
+/** URL ids of a crawl's pages with a stored text excerpt: in a block (migration 0026) or a page_texts row of an older run. */
 function textsOf(db: WritableDB, crawlId: number): number[] {
-  return db.prepare(`SELECT t.url_id FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? ORDER BY t.url_id`).pluck().all(crawlId) as number[];
+  return db
+    .prepare(
+      `SELECT url_id FROM pages WHERE crawl_id = ? AND text_block_id IS NOT NULL
+       UNION SELECT t.url_id FROM page_texts t JOIN urls u ON u.id = t.url_id WHERE u.crawl_id = ? ORDER BY 1`,
+    )
+    .pluck()
+    .all(crawlId, crawlId) as number[];
 }
 
 function sqliteHarness(): StoreHarness {

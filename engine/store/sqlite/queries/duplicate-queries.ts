@@ -4,7 +4,7 @@ import type { ContentGroupKind, ContentGroupMember, ContentGroupRow, UrlGroupRow
 import type { RowPage } from '../../../../shared/types/crawl';
 import { CanonicalFacts, type StoredCanonicalFacts } from './canonical-facts';
 import { StatementCache } from './statement-cache';
-import { unpackPageText } from '../page-text-codec';
+import { unpackPageText, unpackTextBlockEntry } from '../page-text-codec';
 
 /** One raw spelling of a URL as stored in url_aliases. */
 export interface AliasRow {
@@ -108,10 +108,17 @@ export class DuplicateQueries {
   }
 
   /**
-   * Visible text of a page when the database keeps page texts (a `page_texts(url_id, text)` table,
-   * text or DEFLATE-packed: page-text-codec.ts), else null.
+   * Visible text of a page (its excerpt, page-text-codec.ts): from the block its page row names
+   * (migration 0026), else from its `page_texts` row (older runs); null when it has neither.
+   * @throws CodedError DB_CORRUPT when its block cannot be read (the database was changed by another program)
    */
   pageText(urlId: number): string | null {
+    if (this.statements.hasTable('page_text_blocks')) {
+      const block = this.statements
+        .get(`SELECT p.text_slot AS slot, b.texts AS texts FROM pages p JOIN page_text_blocks b ON b.id = p.text_block_id WHERE p.url_id = ?`)
+        .get(urlId) as { slot: number; texts: Uint8Array } | undefined;
+      if (block !== undefined) return unpackTextBlockEntry(block.texts, block.slot);
+    }
     if (!this.statements.hasTable('page_texts')) return null;
     const stored = this.statements.get(`SELECT text FROM page_texts WHERE url_id = ?`).pluck().get(urlId) as string | Uint8Array | undefined;
     return stored === undefined ? null : unpackPageText(stored);
