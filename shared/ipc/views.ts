@@ -49,7 +49,8 @@ export interface UrlGroupDetail {
 
 /**
  * A content group with its members. `texts` holds the visible text of the first two members
- * when the database stores page texts (table `page_texts`), else their titles only
+ * when the database stores page texts (blocks named by `pages.text_block_id`, or `page_texts`
+ * rows of older runs), else their titles only
  * (`textSource: 'titles'`): the text diff compares whichever is present.
  */
 export interface ContentGroupDetail {
