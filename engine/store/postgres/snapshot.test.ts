@@ -50,10 +50,16 @@ describe.skipIf(unavailable)('copyCrawlToSqlite: a PostgreSQL crawl as a SQLite 
       for (const [i, row] of copied.entries()) {
         const source = urls[i]!;
         for (const [column, value] of Object.entries(row)) {
+          // SQLite only: derived from the copied links (link-ranges.ts), checked below.
+          if (column === 'first_link_id' || column === 'last_link_id') continue;
           const expected = column === 'state' && source.state === 'in_flight' ? 'pending' : source[column];
           expect(value, `urls.${column} of ${String(source.url)}`).toEqual(expected);
         }
       }
+      // Each source URL names the ids of its copied links.
+      const ranges = db.prepare(`SELECT from_url_id AS id, MIN(id) AS first, MAX(id) AS last FROM links GROUP BY from_url_id ORDER BY from_url_id`).all();
+      expect(ranges.length).toBeGreaterThan(0);
+      expect(db.prepare(`SELECT id, first_link_id AS first, last_link_id AS last FROM urls WHERE first_link_id IS NOT NULL ORDER BY id`).all()).toEqual(ranges);
       // In flight in PostgreSQL, pending in the copy (a resumable state); its attempts kept.
       expect(db.prepare(`SELECT state, attempts FROM urls WHERE url = 'http://example.test/busy'`).get()).toEqual({ state: 'pending', attempts: 1 });
       expect(db.prepare(`SELECT COUNT(*) FROM urls WHERE state = 'in_flight'`).pluck().get()).toBe(0);

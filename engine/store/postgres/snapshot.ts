@@ -18,6 +18,7 @@ import type pg from 'pg';
 import { CodedError } from '../../../shared/types/result';
 import { openDatabase } from '../sqlite/connection';
 import type { WritableDB } from '../sqlite/database';
+import { refreshLinkRanges } from '../sqlite/link-ranges';
 import { LinkCounts } from '../sqlite/queries/link-counts';
 import { lowLevelCode, storageErrorInfo } from '../sqlite/storage-errors';
 import { VersionIndex } from '../sqlite/version-index';
@@ -258,6 +259,8 @@ function finishCopy(db: WritableDB, crawlIds: readonly number[], file: string): 
   }
   const counts = new LinkCounts(db);
   for (const crawlId of crawlIds) {
+    // URL rows name their outlinks by id range in SQLite (link-ranges.ts); PostgreSQL has no such columns.
+    refreshLinkRanges(db, crawlId);
     new VersionIndex(db, crawlId).catchUp();
     counts.refresh(crawlId);
   }

@@ -10,6 +10,7 @@ import type { ContentDedupe } from './content-dedupe';
 import type { CrawlRepository, LinkRecord } from './crawl-repository';
 import type { WritableDB } from './database';
 import type { FrontierRows, RefetchRow } from './frontier-rows';
+import type { LinkIdRange } from './link-ranges';
 import { packTextBlocks, type TextBlockPlace } from './page-text-codec';
 import type { RedirectChains } from './redirect-chains';
 import type { SqliteRobotsStore } from './robots-store';
@@ -158,20 +159,42 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
       }
       return id;
     };
+    // Links first, so a re-fetched page's earlier links are told from its new ones by id (link-ranges.ts).
+    const linkRanges = this.writeLinks(batch.links ?? [], idOf);
     let duplicates = 0;
     const pages = batch.pages ?? [];
     const textPlaces = this.writeTexts(pages);
     pages.forEach((page, index) => {
-      if (this.writePage(page, textPlaces[index]!, batch.nowMs)) duplicates += 1;
+      if (this.writePage(page, textPlaces[index]!, linkRanges, batch.nowMs)) duplicates += 1;
     });
+    // Each source URL's row names its new links (a re-fetched page's were set by writePage).
+    for (const [urlId, range] of linkRanges) this.parts.repository.extendLinkRange(urlId, range);
     const redirectLoops: number[] = [];
     for (const outcome of batch.outcomes ?? []) if (this.writeOutcome(outcome, idOf, batch.nowMs)) redirectLoops.push(outcome.url.id);
-    if (batch.links && batch.links.length > 0) this.parts.repository.insertLinks(this.parts.crawlId, batch.links.map((link) => this.linkRecord(link, idOf)));
     for (const alias of batch.aliases ?? []) this.writeAlias(alias, idOf);
     for (const sitemap of batch.sitemaps ?? []) this.sitemaps.write(sitemap, idOf);
     if (batch.status) this.parts.repository.setStatus(this.parts.crawlId, batch.status.status, batch.status.finishedAtMs);
     // The trap fields only when a trap acted (most batches: none).
     return { added: addedHosts.length, addedHosts, duplicates, redirectLoops, ...(seen ? { seen } : {}), ...(held > 0 ? { held } : {}), ...(heldFromPending.length > 0 ? { heldFromPending } : {}) };
+  }
+
+  /**
+   * Stores a batch's links in the order given.
+   * @returns the range of link ids each source URL's links got (the scheduler sends a page's links
+   *   together, so its range holds only them; ids are consecutive, see CrawlRepository.insertLinks)
+   */
+  private writeLinks(links: readonly LinkWrite[], idOf: (key: string) => number): Map<number, LinkIdRange> {
+    const ranges = new Map<number, LinkIdRange>();
+    if (links.length === 0) return ranges;
+    const last = this.parts.repository.insertLinks(this.parts.crawlId, links.map((link) => this.linkRecord(link, idOf)))!;
+    const first = last - links.length + 1;
+    for (let i = 0; i < links.length; i += 1) {
+      const id = first + i;
+      const range = ranges.get(links[i]!.fromUrlId);
+      if (range === undefined) ranges.set(links[i]!.fromUrlId, { first: id, last: id });
+      else range.last = id;
+    }
+    return ranges;
   }
 
   /**
@@ -199,9 +222,11 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
 
   /**
    * @param textPlace where writeTexts put the page's text excerpt (null: it has none)
+   * @param linkRanges the ids writeLinks gave each source URL's links: a re-fetched page's range
+   *   is set here, replacing its earlier links', and taken out of the map
    * @returns true when the content-seen test found the page a duplicate
    */
-  private writePage({ row, content, body, extracted, render }: PageWrite, textPlace: TextBlockPlace | null, nowMs: number): boolean {
+  private writePage({ row, content, body, extracted, render }: PageWrite, textPlace: TextBlockPlace | null, linkRanges: Map<number, LinkIdRange>, nowMs: number): boolean {
     const { repository, crawlId, contentIndex } = this.parts;
     // A page fetched again replaces all its earlier answer left (links, text, body, extraction,
     // render); a first fetch, most pages, has none of them: one probe instead of five deletes.
@@ -211,7 +236,11 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
     repository.insertPage(crawlId, { ...row, redirectChainJson: null, minhash: row.minhash ? sketchToBlob(row.minhash) : null }, textPlace);
     if (refetched) {
       this.refetchedPages += 1;
-      repository.deleteLinksFrom(crawlId, row.urlId);
+      // The earlier answer's links: their ids are below this batch's, so the new links stay.
+      const earlier = repository.linkRange(row.urlId);
+      if (earlier !== null) repository.deleteLinksFrom(row.urlId, earlier);
+      repository.setLinkRange(row.urlId, linkRanges.get(row.urlId) ?? null);
+      linkRanges.delete(row.urlId);
       // A text an earlier run stored in page_texts (before migration 0026) would outlive this answer.
       repository.deletePageText(row.urlId);
     }
@@ -243,8 +272,9 @@ export class SqliteCrawlWriter implements CrawlRowWriter {
         const loop = chains.closesLoop(crawlId, url.id, toUrlId, outcome.maxHops);
         if (loop) frontier.failed(url, { code: 'REDIRECT_LOOP', message: `Redirect loop: ${url.url} redirects to ${target.url}, earlier in its own redirect chain` }, disposition, nowMs);
         else frontier.done(url, disposition, nowMs);
-        // Written now, so a later redirect of the same batch sees this hop.
-        repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: this.storedRaw(outcome.rawUrl, toUrlId), toUrlId, kind: 'redirect', refusedBy: null });
+        // Written now, and named by its URL's row, so a later redirect of the same batch sees this hop.
+        const hop = repository.insertLink(crawlId, { fromUrlId: url.id, rawUrl: this.storedRaw(outcome.rawUrl, toUrlId), toUrlId, kind: 'redirect', refusedBy: null });
+        repository.extendLinkRange(url.id, { first: hop, last: hop });
         return loop;
       }
       default: {

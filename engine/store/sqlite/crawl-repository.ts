@@ -7,6 +7,7 @@ import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 import { placeholderRows } from './placeholders';
+import { EXTEND_LINK_RANGE_SQL, type LinkIdRange } from './link-ranges';
 import type { TextBlockPlace } from './page-text-codec';
 
 /** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
@@ -122,6 +123,9 @@ export class CrawlRepository extends CrawlReader {
   private readonly insertLinkRowsStatement: Statement;
   private readonly deleteLinksFromStatement: Statement;
   private readonly hasPageStatement: Statement;
+  private readonly linkRangeStatement: Statement;
+  private readonly setLinkRangeStatement: Statement;
+  private readonly extendLinkRangeStatement: Statement;
   private readonly deleteTextStatement: Statement;
   private readonly insertAliasStatement: Statement;
   private readonly insertTextBlockStatement: Statement;
@@ -135,8 +139,11 @@ export class CrawlRepository extends CrawlReader {
                                      text_block_id, text_slot)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE crawl_id = ? AND from_url_id = ?`);
+    this.deleteLinksFromStatement = db.prepare(`DELETE FROM links WHERE id BETWEEN ? AND ? AND from_url_id = ?`);
     this.hasPageStatement = db.prepare(`SELECT 1 FROM pages WHERE url_id = ?`).pluck();
+    this.linkRangeStatement = db.prepare(`SELECT first_link_id AS first, last_link_id AS last FROM urls WHERE id = ?`);
+    this.setLinkRangeStatement = db.prepare(`UPDATE urls SET first_link_id = ?, last_link_id = ? WHERE id = ?`);
+    this.extendLinkRangeStatement = db.prepare(EXTEND_LINK_RANGE_SQL);
     this.deleteTextStatement = db.prepare(`DELETE FROM page_texts WHERE url_id = ?`);
     this.insertLinkStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(1, LINK_COLUMNS)}`);
     this.insertLinkRowsStatement = db.prepare(`${INSERT_LINKS} ${placeholderRows(LINK_ROWS_PER_INSERT, LINK_COLUMNS)}`);
@@ -204,6 +211,22 @@ export class CrawlRepository extends CrawlReader {
     return this.hasPageStatement.get(urlId) !== undefined;
   }
 
+  /** The ids of URL `urlId`'s link rows (link-ranges.ts); null when it has none. */
+  linkRange(urlId: number): LinkIdRange | null {
+    const row = this.linkRangeStatement.get(urlId) as { first: number | null; last: number | null } | undefined;
+    return row === undefined || row.first === null || row.last === null ? null : { first: row.first, last: row.last };
+  }
+
+  /** Makes `range` the ids of URL `urlId`'s link rows (null: it has none), as a re-fetch that replaced them. */
+  setLinkRange(urlId: number, range: LinkIdRange | null): void {
+    this.setLinkRangeStatement.run(range?.first ?? null, range?.last ?? null, urlId);
+  }
+
+  /** Widens URL `urlId`'s link range to take links `range.first` to `range.last`, written after its others. */
+  extendLinkRange(urlId: number, range: LinkIdRange): void {
+    this.extendLinkRangeStatement.run(range.first, range.first, range.last, range.last, urlId);
+  }
+
   /** Drops the `page_texts` row a page's fetch before migration 0026 stored (its page row now names its text, if any). */
   deletePageText(urlId: number): void {
     this.deleteTextStatement.run(urlId);
@@ -212,18 +235,20 @@ export class CrawlRepository extends CrawlReader {
   /**
    * Drops the link rows a page's earlier fetch stored (a re-fetch: "Re-fetch now",
    * --refresh-older-than), so its new links replace them instead of doubling every count.
+   * @param range the ids of its link rows ({@link linkRange})
    */
-  deleteLinksFrom(crawlId: number, fromUrlId: number): void {
-    this.deleteLinksFromStatement.run(crawlId, fromUrlId);
+  deleteLinksFrom(fromUrlId: number, range: LinkIdRange): void {
+    this.deleteLinksFromStatement.run(range.first, range.last, fromUrlId);
   }
 
   /**
    * Stores one link, its kind and rule as their codes.
+   * @returns its id
    * @throws CodedError UNKNOWN_LINK_KIND, UNKNOWN_LINK_RULE (a name with no code: a caller's bug);
    *   the driver's CHECK error when a link has neither a target nor a text
    */
-  insertLink(crawlId: number, link: LinkRecord): void {
-    this.insertLinkStatement.run(linkValues(crawlId, link, [], 0));
+  insertLink(crawlId: number, link: LinkRecord): number {
+    return Number(this.insertLinkStatement.run(linkValues(crawlId, link, [], 0)).lastInsertRowid);
   }
 
   /**
@@ -232,16 +257,20 @@ export class CrawlRepository extends CrawlReader {
    * links, in memory). The values go as arguments, not as one array: better-sqlite3 reads an
    * array's elements through V8's generic property lookup, an argument list directly (64-row
    * inserts into an unindexed in-memory table: 0.48 → 0.33 µs a row, three rounds each).
+   * @returns the id of the last row (the rows' ids are consecutive: SQLite gives a new row the
+   *   largest id plus one, and this connection is the crawl's one writer), or null for no links
    * @throws as {@link insertLink}; the rows before a failing statement stay (the caller's transaction rolls back)
    */
-  insertLinks(crawlId: number, links: readonly LinkRecord[]): void {
+  insertLinks(crawlId: number, links: readonly LinkRecord[]): number | null {
     const values: unknown[] = new Array(LINK_COLUMNS * LINK_ROWS_PER_INSERT);
+    let last: number | null = null;
     let start = 0;
     for (; start + LINK_ROWS_PER_INSERT <= links.length; start += LINK_ROWS_PER_INSERT) {
       for (let row = 0; row < LINK_ROWS_PER_INSERT; row += 1) linkValues(crawlId, links[start + row]!, values, row * LINK_COLUMNS);
-      this.insertLinkRowsStatement.run(...values);
+      last = Number(this.insertLinkRowsStatement.run(...values).lastInsertRowid);
     }
-    for (; start < links.length; start += 1) this.insertLink(crawlId, links[start]!);
+    for (; start < links.length; start += 1) last = this.insertLink(crawlId, links[start]!);
+    return last;
   }
 
   /**

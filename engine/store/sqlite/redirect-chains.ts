@@ -3,6 +3,7 @@
  * design): one `redirect` link per hop, from the 3xx URL to its target.
  */
 import { LINK_KIND_CODES } from './link-codes';
+import { URL_LINKS_JOIN } from './link-ranges';
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB } from './database';
 
@@ -16,7 +17,10 @@ export class RedirectChains {
 
   constructor(db: ReadableDB) {
     this.redirectFrom = db
-      .prepare(`SELECT to_url_id FROM links WHERE crawl_id = ? AND from_url_id = ? AND kind = ${LINK_KIND_CODES.redirect} AND to_url_id IS NOT NULL ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT l.to_url_id FROM urls src JOIN ${URL_LINKS_JOIN}
+         WHERE src.crawl_id = ? AND src.id = ? AND l.kind = ${LINK_KIND_CODES.redirect} AND l.to_url_id IS NOT NULL ORDER BY l.id DESC LIMIT 1`,
+      )
       .pluck();
     this.seedTargets = db.prepare(`SELECT url, registrable_domain AS registrableDomain FROM urls WHERE crawl_id = ? AND depth = 0 AND redirect_hops > 0`);
   }

@@ -6,6 +6,7 @@ import type { ReadableDB } from '../database';
 import type { InlinkRow, LinkPage, OutlinkRow, SpellingRow } from '../../../../shared/types/inspector-rows';
 import { StatementCache } from './statement-cache';
 import { LINK_KIND_CODES, linkElementSql, linkKindSql, linkRuleSql } from '../link-codes';
+import { URL_LINKS_JOIN } from '../link-ranges';
 import { RedirectQueries, type RedirectChainHop } from './redirect-queries';
 
 export type { LinkPage } from '../../../../shared/types/inspector-rows';
@@ -190,7 +191,7 @@ export class InspectorQueries {
   /** The link that first led to the URL from the page it was discovered on, or undefined for a seed. */
   discoveryLink(crawlId: number, urlId: number, fromUrlId: number): DiscoveryLink | undefined {
     return this.statements
-      .get(`SELECT ${linkKindSql('kind')} AS kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`)
+      .get(`SELECT ${linkKindSql('l.kind')} AS kind, l.anchor_text AS anchorText FROM urls src JOIN ${URL_LINKS_JOIN} WHERE src.crawl_id = ? AND src.id = ? AND l.to_url_id = ? ORDER BY l.id LIMIT 1`)
       .get(crawlId, fromUrlId, urlId) as DiscoveryLink | undefined;
   }
 
@@ -216,13 +217,13 @@ export class InspectorQueries {
    */
   outlinks(crawlId: number, urlId: number, window: { offset: number; limit: number }): LinkPage<OutlinkRecord> {
     const counts = this.statements
-      .get(`SELECT COUNT(*) AS total, COUNT(refused_by) AS refused FROM links WHERE crawl_id = ? AND from_url_id = ?`)
+      .get(`SELECT COUNT(*) AS total, COUNT(l.refused_by) AS refused FROM urls src JOIN ${URL_LINKS_JOIN} WHERE src.crawl_id = ? AND src.id = ?`)
       .get(crawlId, urlId) as { total: number; refused: number };
     const rows = this.statements
       .get(
         `SELECT COALESCE(l.raw_url, t.url) AS rawUrl, l.to_url_id AS toUrlId, t.url AS toUrl, t.state AS toState, t.http_status AS toStatus,
                 ${linkKindSql('l.kind')} AS kind, ${linkRuleSql('l.refused_by')} AS refusedBy, l.anchor_text AS anchorText, ${linkElementSql('l.kind')} AS element, l.rel
-         FROM links l LEFT JOIN urls t ON t.id = l.to_url_id WHERE l.crawl_id = ? AND l.from_url_id = ? ORDER BY l.id LIMIT ? OFFSET ?`,
+         FROM urls src JOIN ${URL_LINKS_JOIN} LEFT JOIN urls t ON t.id = l.to_url_id WHERE src.crawl_id = ? AND src.id = ? ORDER BY l.id LIMIT ? OFFSET ?`,
       )
       .all(crawlId, urlId, window.limit, window.offset) as OutlinkRecord[];
     return { rows, total: counts.total, offset: window.offset, refused: counts.refused };

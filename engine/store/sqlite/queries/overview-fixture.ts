@@ -1,6 +1,7 @@
 /** Test helper: a generated crawl with URLs in every state and status class, and their pages (for the Overview and site-tree query tests). */
 import type { WritableDB } from '../database';
 import { LINK_KIND_CODES } from '../link-codes';
+import { refreshLinkRanges } from '../link-ranges';
 
 /** One generated URL: its frontier row and, when `page` is given, its page row. */
 export interface OverviewTestUrl {
@@ -42,6 +43,7 @@ export function insertOverviewCrawl(db: WritableDB, urls: readonly OverviewTestU
       if (row.page) insertPage.run(id, crawlId, row.url, status ?? 0, row.page.contentType ?? null, row.page.fetchMs, row.page.fetchedAtMs, row.page.indexability ?? null);
       if (from !== null) insertLink.run(crawlId, from, row.url, id, `to ${new URL(row.url).pathname}`);
     }
+    refreshLinkRanges(db, crawlId);
   })();
   return { crawlId, ids };
 }

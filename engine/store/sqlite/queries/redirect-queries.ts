@@ -1,5 +1,6 @@
 /** A URL's redirect chain, hop by hop, read from its redirect links. */
 import { LINK_KIND_CODES, linkRuleSql } from '../link-codes';
+import { URL_LINKS_JOIN } from '../link-ranges';
 import type { ReadableDB } from '../database';
 import type { UrlState } from '../../../../shared/types/crawl';
 import { StatementCache } from './statement-cache';
@@ -61,8 +62,8 @@ export class RedirectQueries {
        FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.id = ? AND u.crawl_id = ?`,
     );
     const redirectFrom = this.statements.get(
-      `SELECT l.to_url_id AS toUrlId, COALESCE(l.raw_url, t.url) AS rawUrl, ${linkRuleSql('l.refused_by')} AS refusedBy FROM links l LEFT JOIN urls t ON t.id = l.to_url_id
-       WHERE l.crawl_id = ? AND l.from_url_id = ? AND l.kind = ${LINK_KIND_CODES.redirect} ORDER BY l.id DESC LIMIT 1`,
+      `SELECT l.to_url_id AS toUrlId, COALESCE(l.raw_url, t.url) AS rawUrl, ${linkRuleSql('l.refused_by')} AS refusedBy FROM urls src JOIN ${URL_LINKS_JOIN} LEFT JOIN urls t ON t.id = l.to_url_id
+       WHERE src.crawl_id = ? AND src.id = ? AND l.kind = ${LINK_KIND_CODES.redirect} ORDER BY l.id DESC LIMIT 1`,
     );
     const hops: RedirectChainHop[] = [];
     const visited = new Set<number>();

@@ -1,5 +1,6 @@
 /** Read queries of the site tree (hosts, then path segments, with counts per status class) and of a URL's crawl tree (its ancestry by discovered_from). */
 import { linkKindSql } from '../link-codes';
+import { URL_LINKS_JOIN } from '../link-ranges';
 import type { ReadableDB, WritableDB } from '../database';
 import { SITE_TREE_INDEX, SortIndexes } from '../sort-indexes';
 import { STATUS_CLASSES, type AncestryHop, type SiteTreeChildren, type SiteTreeNode, type StatusClass, type UrlAncestry } from '../../../../shared/types/overview';
@@ -131,7 +132,7 @@ export class SiteTreeQueries {
       .all(urlId, crawlId, MAX_ANCESTRY_HOPS) as (Omit<AncestryHop, 'linkKind' | 'anchorText'> & { parentId: number | null })[];
     if (rows.length === 0) throw new CodedError('URL_NOT_FOUND', `Crawl ${crawlId} has no URL with id ${urlId}`);
     const linkOf = this.statements.get(
-      `SELECT ${linkKindSql('kind')} AS kind, anchor_text AS anchorText FROM links WHERE crawl_id = ? AND from_url_id = ? AND to_url_id = ? ORDER BY id LIMIT 1`,
+      `SELECT ${linkKindSql('l.kind')} AS kind, l.anchor_text AS anchorText FROM urls src JOIN ${URL_LINKS_JOIN} WHERE src.crawl_id = ? AND src.id = ? AND l.to_url_id = ? ORDER BY l.id LIMIT 1`,
     );
     const hops = rows.map(({ parentId, ...hop }): AncestryHop => {
       const link = parentId === null ? undefined : (linkOf.get(crawlId, parentId, hop.urlId) as { kind: string; anchorText: string | null } | undefined);

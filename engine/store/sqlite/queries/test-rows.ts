@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../../shared/types/crawl';
 import { createNormalizer } from '../../../../shared/url/normalize';
 import { linkKindCode, linkRuleCode } from '../link-codes';
+import { EXTEND_LINK_RANGE_SQL } from '../link-ranges';
 
 /** Test helper: one URL row to insert (normalized form and key computed under the standard profile). */
 export interface TestUrl {
@@ -52,11 +53,16 @@ export interface TestLink {
   rel?: string | null;
 }
 
-/** Test helper: inserts a links row, its kind and rule encoded by link-codes.ts. @returns the row id */
+/**
+ * Test helper: inserts a links row, its kind and rule encoded by link-codes.ts, and widens its
+ * source URL's link range to it (link-ranges.ts), as the crawl writer does. @returns the row id
+ */
 export function insertLink(db: Database, crawlId: number, link: TestLink): number {
-  return Number(
+  const id = Number(
     db
       .prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, linkKindCode(link.kind ?? 'a'), linkRuleCode(link.refusedBy ?? null), link.anchorText ?? null, link.rel ?? null).lastInsertRowid,
   );
+  db.prepare(EXTEND_LINK_RANGE_SQL).run(id, id, id, id, link.fromUrlId);
+  return id;
 }
