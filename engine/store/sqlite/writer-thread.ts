@@ -54,12 +54,22 @@ try {
 const writer = createSqliteRowWriter(db, init.crawlId, init.settings);
 
 /**
- * Builds the inlinks index the run dropped (one sorted pass over the links, about 1.3 s per
+ * The page cache, KiB, while the inlinks index is built at close. SQLite's sorter sorts runs of
+ * that size in memory, and small runs stay in the CPU's caches: building it over the links of the
+ * synthetic crawl took, alternating, 1.74–1.83 CPU-s with 16 MiB against 1.18–1.31 with 2 MiB
+ * (20,200 pages, 1.67M links, three rounds) and 8.8–10.0 against 4.4–7.2 CPU-s (100,000 pages,
+ * two rounds); 4 MiB was no faster than 2.
+ */
+const INLINKS_BUILD_CACHE_KIB = 2 * 1024;
+
+/**
+ * Builds the inlinks index the run dropped (one sorted pass over the links, about 0.5–0.9 s per
  * million). On failure (a full disk) the index stays absent: the inspector's reads scan, and the
  * next run's close tries again.
  */
 function buildInlinksIndex(): void {
   try {
+    db.pragma(`cache_size = -${INLINKS_BUILD_CACHE_KIB}`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${INLINKS_INDEX.name} ${INLINKS_INDEX.sql}`);
   } catch {
     // Nothing is lost: the links are there, only unindexed by target.
