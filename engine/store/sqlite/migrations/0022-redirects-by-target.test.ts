@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReadableDB } from '../database';
 import { LINK_KIND_CODES } from '../link-codes';
 import { InspectorQueries } from '../queries/inspector-queries';
+import { watchPrepare } from '../queries/test-rows';
 import { INLINKS_INDEX } from '../sort-indexes';
 import { migrate, MIGRATIONS } from './index';
 
@@ -22,11 +23,7 @@ describe('migration 0022 redirects-by-target', () => {
     expect(db.prepare(`SELECT COUNT(*) FROM links INDEXED BY links_redirects_by_to WHERE crawl_id = 1 AND to_url_id = 3 AND kind = ${LINK_KIND_CODES.redirect}`).pluck().get()).toBe(1);
     db.exec(`DROP INDEX ${INLINKS_INDEX.name}`);
     const captured: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      captured.push(sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepare = watchPrepare(db, (sql) => captured.push(sql));
     expect(new InspectorQueries(db as ReadableDB).redirectChain(1, 3).map((hop) => hop.urlId)).toEqual([1, 2, 3]);
     const redirectInto = captured.find((sql) => /to_url_id = \? AND kind = /.test(sql))!;
     const plan = (prepare(`EXPLAIN QUERY PLAN ${redirectInto}`).all(1, 3) as { detail: string }[]).map((step) => step.detail).join(' | ');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReadableDB } from '../database';
 import { LINK_KIND_CODES } from '../link-codes';
 import { InspectorQueries } from '../queries/inspector-queries';
+import { watchPrepare } from '../queries/test-rows';
 import { migrate, MIGRATIONS } from './index';
 
 describe('migration 0027 url-link-ranges', () => {
@@ -27,11 +28,7 @@ describe('migration 0027 url-link-ranges', () => {
     expect(db.prepare(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'links_by_from'`).pluck().get()).toBe(0);
 
     const captured: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      captured.push(sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepare = watchPrepare(db, (sql) => captured.push(sql));
     const outlinks = new InspectorQueries(db as ReadableDB).outlinks(1, 1, { offset: 0, limit: 10 });
     expect(outlinks.rows.map((row) => row.toUrlId)).toEqual([2, 3, 4]);
     expect(outlinks.total).toBe(3);

@@ -7,7 +7,7 @@ import type { PageColumn, PagesFilter, PagesSort } from '../../../../shared/type
 import { openDatabase } from '../connection';
 import { LinkCounts } from './link-counts';
 import { PagesQueries, type PagesQuery } from './page-queries';
-import { insertCrawl, insertLink, type TestUrl } from './test-rows';
+import { insertCrawl, insertLink, watchPrepare, type TestUrl } from './test-rows';
 
 let db: WritableDB;
 beforeEach(() => {
@@ -179,11 +179,7 @@ describe('PagesQueries sort', () => {
     new LinkCounts(db).refresh(crawlId);
     const queries = new PagesQueries(db, { indexWriter: db });
     const prepared: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepare = watchPrepare(db, (sql) => prepared.push(sql));
     for (const column of ['url', 'status', 'contentType', 'title', 'metaDescription', 'h1', 'canonical', 'indexability', 'sizeBytes', 'responseMs', 'depth', 'inlinks', 'outlinks', 'fetchedAtMs'] as const) {
       for (const direction of ['asc', 'desc'] as const) queries.pages(crawlId, { offset: 0, limit: 100, filter: {}, sort: { column, direction }, withTotal: false });
     }

@@ -24,6 +24,8 @@ import { OverviewQueries } from './overview-queries';
 import { PagesQueries } from './page-queries';
 import { SiteTreeQueries } from './site-tree-queries';
 import { VersionQueries } from './version-queries';
+import { watchPrepare } from './test-rows';
+import { refreshLinkRanges } from '../link-ranges';
 
 const URLS = 100_000;
 const HOSTS = 200;
@@ -83,6 +85,8 @@ function writeCrawl(db: WritableDB): number {
   db.exec(`UPDATE urls SET sources = CASE WHEN id = 1 THEN 1 WHEN id % 125 = 0 THEN 4 WHEN id % 5 = 0 THEN 6 ELSE 2 END`);
   db.exec(`INSERT INTO sitemaps (id, crawl_id, url, found_via, kind, http_status, fetch_ms, fetched_at_ms) VALUES (1, 1, 'http://h0.test/sitemap.xml', 'probe', 'urlset', 200, 5, 0), (2, 1, 'http://h1.test/s.xml', 'robots', 'urlset', 200, 5, 0)`);
   db.exec(`INSERT INTO sitemap_urls (url_id, sitemap_id, lastmod) SELECT id, 1 + (id % 2), NULL FROM urls WHERE id % 5 = 0`);
+  // Each source URL names its links' ids, as the crawl writer leaves them (migration 0027).
+  refreshLinkRanges(db, 1);
   db.pragma('foreign_keys = ON');
   expect(db.pragma('foreign_key_check')).toEqual([]);
   return 1;
@@ -137,11 +141,7 @@ describe('query plans at 100,000 URLs', () => {
     const started = performance.now();
     writeCrawl(db);
     console.log(`wrote a ${URLS.toLocaleString('en')}-URL crawl in ${(performance.now() - started).toFixed(0)} ms (${fs.statSync(path.join(dir, 'plans.db')).size.toLocaleString('en')} bytes before the WAL checkpoint)`);
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      captured.set(sql.replace(/\s+/g, ' ').trim(), sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    watchPrepare(db, (sql) => captured.set(sql.replace(/\s+/g, ' ').trim(), sql));
   }, 60_000);
 
   afterAll(() => {

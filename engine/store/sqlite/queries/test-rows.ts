@@ -66,3 +66,16 @@ export function insertLink(db: Database, crawlId: number, link: TestLink): numbe
   db.prepare(EXTEND_LINK_RANGE_SQL).run(id, id, id, id, link.fromUrlId);
   return id;
 }
+
+/**
+ * Test helper: hands `onPrepare` the SQL of every statement `db` prepares from now on.
+ * @returns the connection's own prepare, bound (to EXPLAIN a statement unwatched, or to put back)
+ */
+export function watchPrepare(db: Database, onPrepare: (sql: string) => void): Database['prepare'] {
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    onPrepare(sql);
+    return prepare(sql);
+  }) as Database['prepare'];
+  return prepare;
+}
