@@ -26,15 +26,8 @@ parentPort.on('message', (message) => { if (message.type === 'shutdown') process
 
 const init: WorkerInit = { settings: DEFAULT_CRAWL_SETTINGS, concurrency: 4 };
 
-function until(condition: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const poll = (): void => {
-      if (condition()) resolve();
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
+/** Waits (as pool-growth.test.ts does) until `condition` holds: the workers start and die on their own time. */
+const until = (condition: () => boolean): Promise<void> => expect.poll(condition, { timeout: 20_000, interval: 5 }).toBe(true);
 
 describe('WorkerPool replacing dead workers', () => {
   let pool: WorkerPool | null = null;
