@@ -31,12 +31,12 @@ export const EXTEND_LINK_RANGE_SQL = 'UPDATE urls SET first_link_id = min(coales
  * @param crawlId only that crawl's URLs; all crawls when absent
  */
 export function refreshLinkRanges(db: Pick<Database, 'prepare'>, crawlId?: number): void {
-  const where = crawlId === undefined ? '' : 'WHERE crawl_id = ?';
+  const ofCrawl = crawlId === undefined ? '' : 'AND crawl_id = ?';
   const args = crawlId === undefined ? [] : [crawlId];
-  db.prepare(`UPDATE urls SET first_link_id = NULL, last_link_id = NULL ${where === '' ? 'WHERE' : `${where} AND`} first_link_id IS NOT NULL`).run(...args);
+  db.prepare(`UPDATE urls SET first_link_id = NULL, last_link_id = NULL WHERE first_link_id IS NOT NULL ${ofCrawl}`).run(...args);
   db.prepare(
     `UPDATE urls SET first_link_id = r.first, last_link_id = r.last
-     FROM (SELECT from_url_id, MIN(id) AS first, MAX(id) AS last FROM links ${where} GROUP BY from_url_id) AS r
+     FROM (SELECT from_url_id, MIN(id) AS first, MAX(id) AS last FROM links WHERE true ${ofCrawl} GROUP BY from_url_id) AS r
      WHERE urls.id = r.from_url_id`,
   ).run(...args);
 }
