@@ -1,6 +1,6 @@
 /** The in-memory LSH band rows (band-index.ts): the store's index order, merges, repeats and the byte bound. */
 import { describe, expect, it } from 'vitest';
-import { BandIndex, bandKey } from './band-index';
+import { BandIndex, bandKey, bandOfKey, bucketOfKey } from './band-index';
 
 type Row = [band: number, bucket: number, urlId: number];
 
@@ -18,6 +18,32 @@ describe('BandIndex', () => {
     expect(bandKey(0, -1)).toBeLessThan(bandKey(0, 0));
     expect(bandKey(0, -(2 ** 31))).toBeLessThan(bandKey(0, 2 ** 31 - 1));
     expect(bandKey(0, 2 ** 31 - 1)).toBeLessThan(bandKey(1, -(2 ** 31)));
+  });
+
+  it('takes a key back apart into its band and signed bucket', () => {
+    for (const [band, bucket] of [[0, 0], [0, -1], [3, -(2 ** 31)], [15, 2 ** 31 - 1], [7, 123_456_789], [2 ** 19, -5]] as const) {
+      expect([bandOfKey(bandKey(band, bucket)), bucketOfKey(bandKey(band, bucket))]).toEqual([band, bucket]);
+    }
+  });
+
+  it('hands out its rows in key order, and accepts a run only when it would stay complete', () => {
+    const index = new BandIndex(12 * 4);
+    const keys = Float64Array.of(bandKey(1, -3), bandKey(0, 9));
+    const ids = Float64Array.of(5, 2);
+    expect(index.accepts(keys, ids)).toBe(true);
+    // Given out of order: sorted on the way in.
+    index.addSortedKeys(keys, ids);
+    expect(Array.from({ length: index.rows }, (_, at) => [index.keyAt(at), index.idAt(at)])).toEqual([
+      [bandKey(0, 9), 2],
+      [bandKey(1, -3), 5],
+    ]);
+    expect(index.accepts(Float64Array.of(bandKey(2, 0)), Float64Array.of(2 ** 32))).toBe(false);
+    expect(index.accepts(Float64Array.of(bandKey(2, 0), bandKey(2, 1), bandKey(2, 2)), Float64Array.of(1, 1, 1))).toBe(false);
+    expect(index.accepts(Float64Array.of(bandKey(2, 0), bandKey(2, 1)), Float64Array.of(1, 1))).toBe(true);
+    expect(index.complete).toBe(true);
+    index.drop();
+    expect(index.accepts(Float64Array.of(bandKey(2, 0)), Float64Array.of(1))).toBe(false);
+    expect(index.membersOf(0, 9, 0, 10)).toEqual([]);
   });
 
   it('answers every probe as the table would, over many sorted runs, unsorted runs and repeats', () => {

@@ -27,6 +27,16 @@ export function bandKey(band: number, bucket: number): number {
   return band * 0x1_0000_0000 + (bucket + 0x8000_0000);
 }
 
+/** The band of a {@link bandKey}. */
+export function bandOfKey(key: number): number {
+  return Math.floor(key / 0x1_0000_0000);
+}
+
+/** The (signed 32-bit) bucket of a {@link bandKey}. */
+export function bucketOfKey(key: number): number {
+  return key - bandOfKey(key) * 0x1_0000_0000 - 0x8000_0000;
+}
+
 /**
  * Band rows of one crawl, sorted by (band, bucket, URL id); rows are added as sorted runs
  * (a flush of the pending rows, or the stored rows when a run opens) and merged in linear time.
@@ -71,30 +81,68 @@ export class BandIndex {
 
   /**
    * Merges `count` rows into the run; `rowAt(i)` gives row i, the rows in (band, bucket, URL id)
-   * order (as PendingBands.flush writes them; an unsorted run is sorted first). A row already
-   * held stays once. Drops the index when the rows would pass its bytes.
+   * order (an unsorted run is sorted first). A row already held stays once. Drops the index when
+   * the rows would pass its bytes.
    */
   addSorted(count: number, rowAt: (index: number) => readonly [band: number, bucket: number, urlId: number]): void {
+    if (this.dropped || count === 0) return;
+    const keys = new Float64Array(count);
+    const ids = new Float64Array(count);
+    for (let index = 0; index < count; index += 1) {
+      const [band, bucket, urlId] = rowAt(index);
+      keys[index] = bandKey(band, bucket);
+      ids[index] = urlId;
+    }
+    this.addSortedKeys(keys, ids);
+  }
+
+  /**
+   * {@link addSorted} of rows given as columns: row i is ({@link bandKey} `keys[i]`, URL id
+   * `ids[i]`), in (key, URL id) order as PendingBands.flush gives them (an unsorted run is sorted
+   * first). The arrays are not kept.
+   */
+  addSortedKeys(keys: Float64Array, ids: Float64Array): void {
+    const count = keys.length;
     if (this.dropped || count === 0) return;
     if ((this.size + count) * ROW_BYTES > this.maxBytes) {
       this.drop();
       return;
     }
-    const keys = new Float64Array(count);
-    const ids = new Uint32Array(count);
+    const runKeys = Float64Array.from(keys);
+    const runIds = new Uint32Array(count);
     let sorted = true;
     for (let index = 0; index < count; index += 1) {
-      const [band, bucket, urlId] = rowAt(index);
+      const urlId = ids[index]!;
       if (urlId > MAX_URL_ID || urlId < 0) {
         this.drop();
         return;
       }
-      keys[index] = bandKey(band, bucket);
-      ids[index] = urlId;
-      if (index > 0 && (keys[index - 1]! > keys[index]! || (keys[index - 1] === keys[index] && ids[index - 1]! > ids[index]!))) sorted = false;
+      runIds[index] = urlId;
+      if (index > 0 && (runKeys[index - 1]! > runKeys[index]! || (runKeys[index - 1] === runKeys[index] && runIds[index - 1]! > runIds[index]!))) sorted = false;
     }
-    if (!sorted) this.sortRun(keys, ids);
-    this.merge(keys, ids);
+    if (!sorted) this.sortRun(runKeys, runIds);
+    this.merge(runKeys, runIds);
+  }
+
+  /**
+   * True when {@link addSortedKeys} would take these rows without dropping the index: it is
+   * complete, they fit in its bytes, and every URL id fits its column.
+   */
+  accepts(keys: Float64Array, ids: Float64Array): boolean {
+    if (this.dropped) return false;
+    if ((this.size + keys.length) * ROW_BYTES > this.maxBytes) return false;
+    for (let index = 0; index < ids.length; index += 1) if (ids[index]! > MAX_URL_ID || ids[index]! < 0) return false;
+    return true;
+  }
+
+  /** The {@link bandKey} of row `index` (0 ≤ index < {@link rows}, in (band, bucket, URL id) order). */
+  keyAt(index: number): number {
+    return this.keys[index]!;
+  }
+
+  /** The URL id of row `index` (0 ≤ index < {@link rows}). */
+  idAt(index: number): number {
+    return this.ids[index]!;
   }
 
   /**
@@ -120,7 +168,8 @@ export class BandIndex {
     return members;
   }
 
-  private drop(): void {
+  /** Gives the rows up for good (`complete` false from now on): the store's table answers instead. */
+  drop(): void {
     this.dropped = true;
     this.keys = new Float64Array(0);
     this.ids = new Uint32Array(0);

@@ -46,11 +46,13 @@ export function sketchFromBlob(blob: Buffer | Uint8Array | null): Uint32Array {
  * boilerplate pages cannot crowd out the later bands.
  */
 export function walkCandidates(bands: number, membersOf: (band: number, limit: number) => readonly number[], maxCandidates: number): number[] {
-  const seen = new Set<number>();
-  for (let band = 0; band < bands && seen.size < maxCandidates; band += 1) {
-    for (const candidate of membersOf(band, maxCandidates - seen.size)) seen.add(candidate);
+  // At most maxCandidates (64) ids: a scan of the array tells a repeat sooner than a Set's hashing,
+  // and allocates nothing but the array.
+  const candidates: number[] = [];
+  for (let band = 0; band < bands && candidates.length < maxCandidates; band += 1) {
+    for (const candidate of membersOf(band, maxCandidates - candidates.length)) if (!candidates.includes(candidate)) candidates.push(candidate);
   }
-  return [...seen];
+  return candidates;
 }
 
 /**
@@ -58,9 +60,18 @@ export function walkCandidates(bands: number, membersOf: (band: number, limit: n
  * of equals in candidate order), or null when none reaches it. `sketchOf` gives a candidate's sketch.
  */
 export function bestNearMatch(sketch: Uint32Array, candidates: readonly number[], sketchOf: (urlId: number) => Uint32Array, threshold: number): { urlId: number; similarity: number } | null {
+  return bestMatchBy(candidates, (candidate) => estimatedJaccard(sketch, sketchOf(candidate)), threshold);
+}
+
+/**
+ * {@link bestNearMatch} with the similarity given per candidate (`similarityOf`: the estimated
+ * Jaccard of the page's sketch and the candidate's, in [0, 1]), for a store that compares sketches
+ * where it holds them (SketchCache.equalValues) instead of handing each out.
+ */
+export function bestMatchBy(candidates: readonly number[], similarityOf: (urlId: number) => number, threshold: number): { urlId: number; similarity: number } | null {
   let best: { urlId: number; similarity: number } | null = null;
   for (const candidate of candidates) {
-    const similarity = estimatedJaccard(sketch, sketchOf(candidate));
+    const similarity = similarityOf(candidate);
     if (similarity >= threshold && (!best || similarity > best.similarity)) best = { urlId: candidate, similarity };
   }
   return best;

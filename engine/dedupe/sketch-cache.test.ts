@@ -54,6 +54,27 @@ describe('SketchCache', () => {
     expect(Array.from(view)).toEqual(Array.from(sketch(3)));
   });
 
+  it('counts the positions a sketch shares with a held one, exactly from `enough` up, and stops below it', () => {
+    const cache = new SketchCache(4);
+    const held = sketch(1);
+    cache.set(1, held);
+    cache.set(2, new Uint32Array(0));
+    const other = Uint32Array.from(held);
+    // Differs in 10 positions: the first four and six spread over the rest.
+    for (const at of [0, 1, 2, 3, 20, 30, 40, 50, 60, 63]) other[at] = other[at]! + 1;
+    expect(cache.equalValues(1, other)).toBe(MINHASH_SIZE - 10);
+    expect(cache.equalValues(1, other, MINHASH_SIZE - 10)).toBe(MINHASH_SIZE - 10);
+    // Out of reach: some count below what was asked for (here it stops at the fourth difference, before any equal position).
+    const short = cache.equalValues(1, other, MINHASH_SIZE - 3);
+    expect(short).toBeLessThan(MINHASH_SIZE - 3);
+    expect(short).toBe(0);
+    expect(cache.equalValues(1, held, MINHASH_SIZE)).toBe(MINHASH_SIZE);
+    expect(cache.equalValues(1, held, MINHASH_SIZE + 1)).toBeLessThanOrEqual(MINHASH_SIZE);
+    expect(cache.equalValues(2, held)).toBe(0);
+    expect(cache.equalValues(1, new Uint32Array(0))).toBe(0);
+    expect(cache.equalValues(3, held)).toBe(-1);
+  });
+
   it('agrees with a first-in-first-out model under random sets, replacements and look-ups, ids past 2^32 included', () => {
     const slots = 50;
     const cache = new SketchCache(slots);

@@ -5,7 +5,7 @@ import { sketchToBlob } from '../../dedupe/content-verdict';
 import { LSH_BANDS, MINHASH_SIZE, textSketch } from '../../dedupe/shingles';
 import type { PageContent } from '../../worker/protocol';
 import { openDatabase } from './connection';
-import { ContentDedupe } from './content-dedupe';
+import { ContentDedupe, UNINDEXED_PAGES_SQL } from './content-dedupe';
 import { PENDING_BAND_ROWS } from './pending-bands';
 import { insertCrawl } from './queries/test-rows';
 
@@ -62,22 +62,33 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     return { db, crawl, bandRows, record };
   }
 
-  it('wait in memory, are probed there, and are written at the flush; an exact duplicate adds none', () => {
-    const { db, crawl, bandRows, record } = setup(3);
-    const [a, b, c] = crawl.ids as [number, number, number];
-    const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
-    const base = words(1, 300);
-    expect(record(index, a, contentOf(base))).toEqual({ kind: 'unique' });
-    expect(bandRows()).toBe(0);
-    // Found through the pending rows alone.
-    expect(record(index, b, contentOf(base.replace(/^(\S+ ){10}\S+/, (head) => `${head} changed`)))).toMatchObject({ kind: 'near', duplicateOf: a });
-    expect(record(index, c, contentOf(base))).toMatchObject({ kind: 'exact', duplicateOf: a });
-    db.transaction(() => index.flush())();
-    expect(bandRows()).toBe(2 * LSH_BANDS);
+  it('wait in memory, are probed there, and go at the flush to the in-memory index (nothing written) or, without one, to the table; an exact duplicate adds none', () => {
+    for (const bandIndexBytes of [undefined, 0]) {
+      const { db, crawl, bandRows, record } = setup(3);
+      const [a, b, c] = crawl.ids as [number, number, number];
+      const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 }, bandIndexBytes);
+      const base = words(1, 300);
+      expect(record(index, a, contentOf(base))).toEqual({ kind: 'unique' });
+      expect(bandRows()).toBe(0);
+      // Found through the pending rows alone.
+      expect(record(index, b, contentOf(base.replace(/^(\S+ ){10}\S+/, (head) => `${head} changed`)))).toMatchObject({ kind: 'near', duplicateOf: a });
+      expect(record(index, c, contentOf(base))).toMatchObject({ kind: 'exact', duplicateOf: a });
+      db.transaction(() => index.flush())();
+      expect(bandRows()).toBe(bandIndexBytes === 0 ? 2 * LSH_BANDS : 0);
+      db.close();
+    }
+  });
+
+  it('reads the pages to derive rows for as a range of the pages key, without sorting them', () => {
+    const { db } = setup(3);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${UNINDEXED_PAGES_SQL}`).all(1, 0) as { detail: string }[];
+    const details = plan.map((row) => row.detail).join('\n');
+    expect(details).toMatch(/SEARCH p USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    expect(details).not.toMatch(/TEMP B-TREE/);
     db.close();
   });
 
-  it('a store opened after a run that never flushed (a crash) derives the rows its indexed pages lack, and no others', () => {
+  it('a store opened later (after a crash, or after a run whose rows stayed in memory) derives the rows its indexed pages lack, and no others', () => {
     const { db, crawl, bandRows, record } = setup(3);
     const [a, b, c] = crawl.ids as [number, number, number];
     const crashed = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
@@ -85,7 +96,8 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     record(crashed, b, contentOf(words(1, 300)));
     record(crashed, c, contentOf(words(3, 300)));
     expect(bandRows()).toBe(0);
-    const reopened = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+    // Without an in-memory index the derived rows go to the table at the flush, where they can be counted.
+    const reopened = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 }, 0);
     db.transaction(() => reopened.flush())();
     // a and c were indexed; b, an exact duplicate of a, was not.
     expect(bandRows()).toBe(2 * LSH_BANDS);
@@ -93,19 +105,26 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     db.close();
   });
 
-  it(`are written by themselves once ${PENDING_BAND_ROWS} wait`, () => {
-    const pages = PENDING_BAND_ROWS / LSH_BANDS + 1;
-    const { db, crawl, bandRows, record } = setup(pages);
-    const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 });
+  it(`move by themselves once ${PENDING_BAND_ROWS} wait: into the in-memory index while it holds every row, and all of them to the table when it would outgrow its bytes`, () => {
+    const pages = 2 * (PENDING_BAND_ROWS / LSH_BANDS) + 1;
     let state = 7;
     const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
-    (crawl.ids as number[]).forEach((urlId, i) => {
-      const minhash = Uint32Array.from({ length: MINHASH_SIZE }, random);
-      record(index, urlId, { fingerprint: `f${i}`, minhash, words: 1, textChars: 1, excerpt: '' });
-    });
-    // The page that filled the buffer wrote it all; the last one waits.
-    expect(bandRows()).toBe(PENDING_BAND_ROWS);
-    db.close();
+    const contents = Array.from({ length: pages }, (_, i): PageContent => ({ fingerprint: `f${i}`, minhash: Uint32Array.from({ length: MINHASH_SIZE }, random), words: 1, textChars: 1, excerpt: '' }));
+    // Room for one flush's rows (12 bytes a row): the second flush outgrows the index.
+    for (const [bandIndexBytes, afterFirst] of [[0, PENDING_BAND_ROWS], [12 * (PENDING_BAND_ROWS + 1), 0]] as const) {
+      const { db, crawl, bandRows, record } = setup(pages);
+      const ids = crawl.ids as number[];
+      const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 }, bandIndexBytes);
+      ids.forEach((urlId, i) => {
+        record(index, urlId, contents[i]!);
+        // The page that filled the buffer moved it all; the next one waits.
+        if (i === PENDING_BAND_ROWS / LSH_BANDS - 1) expect(bandRows()).toBe(afterFirst);
+      });
+      // Table or not, the second flush writes every row the crawl has but the last page's.
+      expect(bandRows()).toBe(2 * PENDING_BAND_ROWS);
+      expect(db.prepare(`SELECT count(DISTINCT url_id) FROM minhash_bands`).pluck().get()).toBe(pages - 1);
+      db.close();
+    }
   });
 
   it('give the same verdicts from the in-memory band index as from the table, across a flush and a reopen, and when the index is dropped mid-run', () => {
