@@ -36,7 +36,7 @@ export function estimateStringBytes(text: string): number {
  * dropped whole when the young one filled), which kept a working set whole only while it fit in
  * half the budget, and past that paid an insert on most hits and dropped a generation of entries
  * at a time. On the 100,000-page synthetic crawl every URL of the site is in the link-target
- * cache's working set (105,000 targets; its byte budget holds about 129,000): in a replay of that
+ * cache's working set (105,000 targets; its byte budget holds about 123,000): in a replay of that
  * (105,000 URLs read in uniform random order, 5M reads) the generations hit 74.5% of reads, this
  * 97.9%; a miss costs the main thread a normalization and a UUIDv5 key.
  */

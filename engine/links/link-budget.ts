@@ -17,12 +17,13 @@ import type { UrlIdentity } from './url-identity';
  */
 export const LINK_TARGET_CACHE_ENTRIES = 200_000;
 /**
- * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 392 for a
- * synthetic-site URL of 32 characters, which measured 389 (V8 heap after full GCs, 100,000
+ * Bytes the link-target cache holds at most, as {@link linkTargetBytes} estimates them: 408 for a
+ * synthetic-site URL of 32 characters, which measured 408 (V8 heap after full GCs, 100,000
  * targets through LinkPipeline.pageLinks: `npm run bench -- links`). It was 64 MiB while a target
  * measured 512 bytes; sharing the scheme, host and origin strings (link-rules.ts linkParts,
- * url-identity.ts, LinkPipeline's origin cache) made it 389, and 48 MiB holds about as many
- * targets (128,000; 64 MiB held 131,000 at 510).
+ * url-identity.ts, LinkPipeline's origin cache) made it 389, and 48 MiB held about as many
+ * targets (128,000; 64 MiB held 131,000 at 510). Keeping the link rules' verdict on each target
+ * (two small integers) made it 408: about 123,000 targets.
  */
 export const LINK_TARGET_CACHE_BYTES = 48 * 1024 * 1024;
 /**
@@ -49,14 +50,14 @@ export function crawlDelayCache(): BoundedCache<number> {
 /**
  * Estimated bytes of a cached link target keyed by its URL: the key, the identity's URL and
  * normalized string where they differ from the key (LinkPipeline keeps one string for equal
- * ones: a URL already in normal form is the key three times over), its normalized key, and 208
+ * ones: a URL already in normal form is the key three times over), its normalized key, and 224
  * for the rest (the target, its parts and identity objects and memo fields, the path string, the
- * cache's map entry and slot), calibrated on a 32-character URL in normal form (392 estimated,
- * 389 measured; see {@link LINK_TARGET_CACHE_BYTES}). Not counted: the scheme, host, origin and
+ * cache's map entry and slot), calibrated on a 32-character URL in normal form (408 estimated,
+ * 408 measured; see {@link LINK_TARGET_CACHE_BYTES}). Not counted: the scheme, host, origin and
  * registrable domain, strings shared by every URL of the host (link-rules.ts, url-identity.ts).
  */
 export function linkTargetBytes(key: string, identity: UrlIdentity | null): number {
-  const own = estimateStringBytes(key) + 208;
+  const own = estimateStringBytes(key) + 224;
   if (identity === null) return own;
   const url = identity.url === key ? 0 : estimateStringBytes(identity.url);
   const normalized = identity.normalized === identity.url ? 0 : estimateStringBytes(identity.normalized);

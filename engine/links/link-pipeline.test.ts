@@ -53,4 +53,34 @@ describe('LinkPipeline', () => {
     const kept = pipeline('directory').pageLinks(from, pageWith(urls)).candidates.map((candidate) => candidate.url);
     expect(kept).toEqual(['http://a.test/1', 'http://a.test/5?q=1']);
   });
+
+  it("keeps each URL's rule verdict between its links, and works it out again once a seed's redirect widens the scope", () => {
+    const links = pipeline('host');
+    const page = pageWith(['http://b.test/p', 'http://a.test/q']);
+    // Host scope from http://a.test/: b.test is out, for every link to it while the seeds stay.
+    for (let round = 0; round < 2; round += 1) {
+      expect(links.pageLinks(from, page).links.map((link) => link.refusedBy)).toEqual(['scope', null]);
+    }
+    // The seed redirects to b.test (Heritrix's seedsRedirectNewSeeds): the kept verdict is stale.
+    const seed: ClaimedUrl = { ...from, depth: 0 };
+    expect(links.redirect(seed, { location: 'http://b.test/', raw: 'http://b.test/' }).refusedBy).toBeNull();
+    expect(links.pageLinks(from, page).links.map((link) => link.refusedBy)).toEqual([null, null]);
+    // A resumed crawl's stored seed redirect targets widen it the same way.
+    const resumed = pipeline('host');
+    expect(resumed.pageLinks(from, pageWith(['http://c.test/r'])).links[0]!.refusedBy).toBe('scope');
+    resumed.addSeedRedirectTargets([{ url: 'http://c.test/', registrableDomain: 'c.test' }]);
+    expect(resumed.pageLinks(from, pageWith(['http://c.test/r'])).links[0]!.refusedBy).toBeNull();
+  });
+
+  it('judges a link from its kept URL verdict and its own depth, rel and page: a deeper page, a nofollow rel or page refuse what another link to the same URL follows', () => {
+    const links = new LinkPipeline({ settings: { ...DEFAULT_CRAWL_SETTINGS, maxDepth: 2, obeyNofollow: true }, seeds: ['http://a.test/'], identify: identify(), countRefusal: () => undefined });
+    const url = 'http://a.test/same';
+    const refusal = (depth: number, rel: string | undefined, nofollow: boolean) =>
+      links.pageLinks({ ...from, depth }, { ...pageWith([]), links: [{ url, kind: 'a', ...(rel ? { rel } : {}) }], nofollow } as unknown as PageResult).links[0]!.refusedBy;
+    expect(refusal(0, undefined, false)).toBeNull();
+    expect(refusal(2, undefined, false)).toBe('max-depth');
+    expect(refusal(0, 'nofollow', false)).toBe('link-nofollow');
+    expect(refusal(0, undefined, true)).toBe('nofollow');
+    expect(refusal(1, undefined, false)).toBeNull();
+  });
 });

@@ -12,7 +12,7 @@ import type { AliasWrite, ClaimedUrl, FrontierCandidate, LinkWrite } from '../st
 import { LINK_KINDS, type LinkKind, type PageResult } from '../worker/protocol';
 import { aliasWrite } from './aliases';
 import { aliasCache, linkTargetCache, originCache } from './link-budget';
-import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkParts, type LinkRuleName, type LinkUnderTest } from './link-rules';
+import { compileLinkRules, linkParts, STORED_RAW_URL_CHARS, type LinkContext, type LinkParts, type LinkRuleName, type LinkRules, type TargetVerdict } from './link-rules';
 import { addRedirectSeed, redirectRefusal } from './redirects';
 import { scopeSeeds, type ScopeSeeds } from './scope';
 import type { UrlIdentity } from './url-identity';
@@ -46,6 +46,13 @@ interface LinkTarget extends TargetMemo {
   identity: UrlIdentity | null;
   /** Why `identity` is null. */
   refusal: Extract<LinkRuleName, 'protocol' | 'invalid-url'> | null;
+  /**
+   * The link rules' verdict on the URL alone (LinkRules.ofTarget), worked out at the first link to
+   * it and kept while the scope's seeds stay as they were (`rulesGeneration`, ScopeSeeds.generation;
+   * -1 before): the rules about a URL ran again for every link to it, 10M times at 100,000 pages.
+   */
+  rules: TargetVerdict;
+  rulesGeneration: number;
 }
 
 /** A page's link on its way to a link row; `refusedBy` null when it went to the frontier. */
@@ -98,7 +105,7 @@ function candidateOf(identity: UrlIdentity, placement: Pick<FrontierCandidate, '
 }
 
 export class LinkPipeline {
-  private readonly linkRules: (link: LinkUnderTest) => LinkRuleName | null;
+  private readonly linkRules: LinkRules;
   private readonly allowedProtocols: Set<string>;
   /** Link targets by URL string (a crawl meets the same navigation links on every page); bounded by bytes. */
   private readonly linkTargets = linkTargetCache<LinkTarget>();
@@ -287,14 +294,15 @@ export class LinkPipeline {
    * rule refusing it (`protocol` / `invalid-url` when it has no identity). The caller checks the
    * length first, before any parsing.
    */
-  private judge(
-    raw: string,
-    context: Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel'>,
-  ): { identity: UrlIdentity; target: LinkTarget; rule: null } | { identity: null; target: LinkTarget; rule: LinkRuleName } {
+  private judge(raw: string, context: LinkContext): { identity: UrlIdentity; target: LinkTarget; rule: null } | { identity: null; target: LinkTarget; rule: LinkRuleName } {
     const target = this.linkTarget(raw);
     const identity = target.identity;
     if (identity === null) return { identity: null, target, rule: target.refusal ?? 'invalid-url' };
-    const rule = this.linkRules({ url: target.parts, raw, registrableDomain: identity.registrableDomain, ...context });
+    if (target.rulesGeneration !== this.scope.generation) {
+      target.rules = this.linkRules.ofTarget({ url: target.parts, registrableDomain: identity.registrableDomain });
+      target.rulesGeneration = this.scope.generation;
+    }
+    const rule = this.linkRules.decide(target.rules, raw, context);
     return rule === null ? { identity, target, rule: null } : { identity: null, target, rule };
   }
 
@@ -329,7 +337,7 @@ export class LinkPipeline {
       } else refusal = 'invalid-url';
     }
     // A new target has learned nothing yet (TargetMemo).
-    target = { parts, identity, refusal, aliasStored: false, linkedEntry: null, screened: false };
+    target = { parts, identity, refusal, aliasStored: false, linkedEntry: null, screened: false, rules: 0, rulesGeneration: -1 };
     this.linkTargets.set(key, target);
     return target;
   }

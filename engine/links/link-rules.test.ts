@@ -8,7 +8,7 @@ const seeds = scopeSeeds(['http://site.test/docs/index.html'], (host) => host.sp
 function test(href: string, settings: Partial<CrawlSettings> = {}, extra: Partial<LinkUnderTest> = {}) {
   const rules = compileLinkRules({ ...DEFAULT_CRAWL_SETTINGS, ...settings }, seeds);
   const url = linkParts(new URL(href).href);
-  return rules({ url, raw: href, registrableDomain: url.hostname.split('.').slice(-2).join('.'), depth: 1, pageNofollow: false, ...extra });
+  return rules.test({ url, raw: href, registrableDomain: url.hostname.split('.').slice(-2).join('.'), depth: 1, pageNofollow: false, ...extra });
 }
 
 describe('link rules (seed 004)', () => {
@@ -157,6 +157,54 @@ describe('list mode, per-link nofollow and URL patterns (issue 12)', () => {
   it('pattern rules come after the domain lists and before host-not-mapped and max-depth', () => {
     expect(test('http://other.test/x', { scope: 'any', excludeDomains: ['other.test'], excludeUrlPatterns: ['x'] })).toBe('exclude-domains');
     expect(test('http://site.test/x', { excludeUrlPatterns: ['x'], maxDepth: 1 }, { depth: 5 })).toBe('exclude-pattern');
+  });
+
+  it('decides every link alike from a kept verdict on its URL (ofTarget) and from scratch (test), in every rule order case', () => {
+    const settings: CrawlSettings = {
+      ...DEFAULT_CRAWL_SETTINGS,
+      scope: 'domain',
+      maxDepth: 3,
+      obeyNofollow: true,
+      followQueryStrings: false,
+      excludeDomains: ['blocked.test'],
+      excludeUrlPatterns: ['/private/'],
+      maxUrlLength: 60,
+    };
+    const urls = [
+      'http://site.test/docs/a.html',
+      'http://site.test/x.jpg',
+      'http://site.test/q?x=1',
+      'http://other.test/',
+      'http://blocked.test/',
+      'http://site.test/private/p',
+      `http://site.test/${'long/'.repeat(12)}`,
+      'mailto:someone@site.test',
+      'ftp://site.test/file',
+    ];
+    const contexts = [
+      { depth: 1, pageNofollow: false },
+      { depth: 4, pageNofollow: false },
+      { depth: 1, pageNofollow: true },
+      { depth: 1, pageNofollow: false, rel: 'nofollow' },
+      { depth: 2, pageNofollow: false, rel: 'noopener' },
+      { depth: 0, pageNofollow: false, redirect: true },
+    ];
+    const seen = new Set<string | null>();
+    for (const [listMode, scope] of [[false, 'domain'], [false, 'any'], [true, 'domain']] as const) {
+      const rules = compileLinkRules({ ...settings, scope, crawlMode: listMode ? 'list' : 'spider' }, seeds);
+      for (const href of urls) {
+        const url = linkParts(href);
+        const registrableDomain = url.hostname === '' ? null : url.hostname.split('.').slice(-2).join('.');
+        for (const context of contexts) {
+          const link: LinkUnderTest = { url, raw: href, registrableDomain, ...context };
+          const whole = rules.test(link);
+          expect(rules.decide(rules.ofTarget(link), href, link)).toBe(whole);
+          seen.add(whole);
+        }
+      }
+    }
+    // The cases reach rules of every group: the URL's own, the link's, and none.
+    expect([...seen].sort()).toEqual(['exclude-domains', 'exclude-pattern', 'ignored-extension', 'link-nofollow', 'list-mode', 'max-depth', 'nofollow', 'protocol', 'query-string', 'scope', 'url-length', null].sort());
   });
 
   it('refuses at compile time a pattern the linear engine cannot run, naming it', () => {

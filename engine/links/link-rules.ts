@@ -3,7 +3,7 @@
  * extension, page and link nofollow, scope, domains, URL patterns, unmapped host, depth).
  */
 import type { CrawlSettings } from '../../shared/types/crawl';
-import { NOFOLLOW_REL_TOKENS, type LinkRuleName } from '../../shared/types/link-rules';
+import { LINK_RULES, NOFOLLOW_REL_TOKENS, type LinkRuleName } from '../../shared/types/link-rules';
 import { hostOverrideMatcher } from '../../shared/url/host-override';
 import { inScope, type ScopeSeeds } from './scope';
 import { compileUrlPatterns, patternText, urlPatternRefusal } from './url-patterns';
@@ -119,15 +119,62 @@ export function extensionOf(url: Pick<LinkParts, 'pathname'>): string {
 }
 
 /**
- * Compiles the crawl's link rules into one test, checked in LINK_RULES order.
+ * What the link rules say about a URL by itself, without a page or a link around it, as one small
+ * integer (no object: a crawl keeps one a URL): `early` (bits 0–4), the first of protocol,
+ * list-mode, query-string and ignored-extension refusing it; `late` (bits 5–9, looked at only when
+ * `early` is none), the first of scope, include-domains, exclude-domains, the URL patterns and
+ * host-not-mapped; each as its place in LINK_RULES plus one, 0 for none. A link's verdict puts the
+ * rules about the link itself (url-length, page and link nofollow, depth) around them:
+ * {@link LinkRules.decide}.
+ */
+export type TargetVerdict = number;
+
+/** Rule names by {@link TargetVerdict} code (0: none). */
+const RULE_BY_CODE: readonly (LinkRuleName | null)[] = [null, ...LINK_RULES];
+/** {@link TargetVerdict} codes by rule name. */
+const CODE_OF_RULE = new Map<LinkRuleName, number>(LINK_RULES.map((rule, index) => [rule, index + 1]));
+
+/** Packs a URL's early and late refusals into a {@link TargetVerdict}. */
+export function targetVerdict(early: LinkRuleName | null, late: LinkRuleName | null): TargetVerdict {
+  return (early === null ? 0 : CODE_OF_RULE.get(early)!) | ((late === null ? 0 : CODE_OF_RULE.get(late)!) << 5);
+}
+
+/** The early refusal of a {@link TargetVerdict}, or null. */
+export function earlyRule(verdict: TargetVerdict): LinkRuleName | null {
+  return RULE_BY_CODE[verdict & 31] ?? null;
+}
+
+/** The late refusal of a {@link TargetVerdict}, or null. */
+export function lateRule(verdict: TargetVerdict): LinkRuleName | null {
+  return RULE_BY_CODE[(verdict >>> 5) & 31] ?? null;
+}
+
+/** A link's own circumstances, which the rules weigh beside its URL's {@link TargetVerdict}. */
+export type LinkContext = Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel' | 'redirect'>;
+
+/** The crawl's link rules, compiled ({@link compileLinkRules}). */
+export interface LinkRules {
+  /** The first rule refusing `link` in LINK_RULES order, or null when it is followed: `decide(ofTarget(link), link.raw, link)`. */
+  test(link: LinkUnderTest): LinkRuleName | null;
+  /**
+   * The part of a link's verdict that depends on its URL alone (and on the scope's seeds, which a
+   * seed's redirect widens: see ScopeSeeds.generation): a caller may keep it per URL while the
+   * seeds stay as they were, and {@link decide} each link of that URL with it.
+   */
+  ofTarget(link: Pick<LinkUnderTest, 'url' | 'registrableDomain' | 'redirect'>): TargetVerdict;
+  /** The first rule refusing a link whose URL got `target` from {@link ofTarget}, `raw` being its raw URL; null when it is followed. */
+  decide(target: TargetVerdict, raw: string, context: LinkContext): LinkRuleName | null;
+}
+
+/**
+ * Compiles the crawl's link rules, checked in LINK_RULES order.
  * In list mode every link of a page is refused by `list-mode`, but not a redirect's target: a
  * listed URL that redirects is answered at its target (the list names an address; what the user
  * wants fetched is the document there, and the redirect alone says nothing about it), so the
  * chain is followed as for any seed, within maxRedirects and the other rules.
- * @returns a function giving the first rule that refuses a link, or null when it is followed
  * @throws CodedError INVALID_URL_REGEX naming a URL pattern the linear-time engine cannot run
  */
-export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (link: LinkUnderTest) => LinkRuleName | null {
+export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): LinkRules {
   const listMode = settings.crawlMode === 'list';
   const patterns = compileUrlPatterns(settings);
   const anyPattern = patterns.include.length > 0 || patterns.exclude.length > 0;
@@ -138,15 +185,15 @@ export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (l
   // Closed mode: a host no override maps would fail HOST_NOT_MAPPED at fetch time; refuse it here,
   // with the resolver's own matcher, so it is counted as a refusal, not queued and failed.
   const overrideOf = settings.closedResolver ? hostOverrideMatcher(settings.hostOverrides) : null;
-  return (link) => {
+  const early = (link: Pick<LinkUnderTest, 'url' | 'redirect'>): LinkRuleName | null => {
     if (!protocols.has(link.url.protocol)) return 'protocol';
-    if (link.raw.length > settings.maxUrlLength) return 'url-length';
     const redirect = link.redirect === true;
     if (listMode && !redirect) return 'list-mode';
     if (!settings.followQueryStrings && !redirect && link.url.search !== '') return 'query-string';
     if (ignored.size > 0 && ignored.has(extensionOf(link.url))) return 'ignored-extension';
-    if (settings.obeyNofollow && link.pageNofollow) return 'nofollow';
-    if (!settings.followNofollowLinks && relSaysNofollow(link.rel)) return 'link-nofollow';
+    return null;
+  };
+  const late = (link: Pick<LinkUnderTest, 'url' | 'registrableDomain'>): LinkRuleName | null => {
     if (!inScope(settings.scope, link.url, link.registrableDomain, seeds)) return 'scope';
     const domain = link.registrableDomain ?? link.url.hostname;
     if (include.size > 0 && !include.has(domain)) return 'include-domains';
@@ -156,7 +203,23 @@ export function compileLinkRules(settings: CrawlSettings, seeds: ScopeSeeds): (l
       if (rule !== null) return rule;
     }
     if (overrideOf !== null && overrideOf(link.url.hostname) === null) return 'host-not-mapped';
-    if (settings.maxDepth > 0 && link.depth > settings.maxDepth) return 'max-depth';
     return null;
   };
+  const ofTarget: LinkRules['ofTarget'] = (link) => {
+    const first = early(link);
+    return targetVerdict(first, first === null ? late(link) : null);
+  };
+  const decide: LinkRules['decide'] = (target, raw, context) => {
+    const first = earlyRule(target);
+    if (first === 'protocol') return 'protocol';
+    if (raw.length > settings.maxUrlLength) return 'url-length';
+    if (first !== null) return first;
+    if (settings.obeyNofollow && context.pageNofollow) return 'nofollow';
+    if (!settings.followNofollowLinks && relSaysNofollow(context.rel)) return 'link-nofollow';
+    const last = lateRule(target);
+    if (last !== null) return last;
+    if (settings.maxDepth > 0 && context.depth > settings.maxDepth) return 'max-depth';
+    return null;
+  };
+  return { test: (link) => decide(ofTarget(link), link.raw, link), ofTarget, decide };
 }

@@ -3,7 +3,7 @@
  * whole design): which link rules a redirect target passes, and how a seed's redirect widens the
  * crawl's scope. Pure helpers, no I/O.
  */
-import type { LinkParts, LinkRuleName, LinkUnderTest } from './link-rules';
+import type { LinkParts, LinkRuleName, LinkRules, LinkUnderTest } from './link-rules';
 import type { ScopeSeeds } from './scope';
 
 /**
@@ -21,16 +21,16 @@ import type { ScopeSeeds } from './scope';
  * @param rules the crawl's compiled link rules, reading `seeds` for the scope rule
  */
 export function redirectRefusal(
-  rules: (link: LinkUnderTest) => LinkRuleName | null,
+  rules: LinkRules,
   seeds: ScopeSeeds,
   target: { url: string; parts: LinkParts; raw: string; registrableDomain: string | null },
   fromDepth: number,
 ): LinkRuleName | null {
   const link: LinkUnderTest = { url: target.parts, raw: target.raw, registrableDomain: target.registrableDomain, depth: fromDepth, pageNofollow: false, redirect: true };
-  const rule = rules(link);
+  const rule = rules.test(link);
   if (rule !== 'scope' || fromDepth !== 0) return rule;
   const undo = addRedirectSeed(seeds, target.url, target.registrableDomain);
-  const widened = rules(link);
+  const widened = rules.test(link);
   if (widened !== null) undo();
   return widened;
 }
@@ -52,9 +52,11 @@ export function addRedirectSeed(seeds: ScopeSeeds, url: string, registrableDomai
   hosts.add(host);
   domains.add(domain);
   if (added.directory) directories.push(directory);
+  if (added.host || added.domain || added.directory) seeds.generation += 1;
   return () => {
     if (added.host) hosts.delete(host);
     if (added.domain) domains.delete(domain);
     if (added.directory) directories.splice(directories.indexOf(directory), 1);
+    if (added.host || added.domain || added.directory) seeds.generation += 1;
   };
 }

@@ -7,6 +7,11 @@ export interface ScopeSeeds {
   domains: ReadonlySet<string>;
   /** `origin + directory path` of each seed, ending in '/' (seed 004's "Index Entire Site"). */
   directories: readonly string[];
+  /**
+   * Counts the changes to the sets (a seed's redirect widening the scope, or that taken back:
+   * redirects.ts addRedirectSeed): a scope verdict kept from an earlier count may be stale.
+   */
+  generation: number;
 }
 
 /**
@@ -26,7 +31,7 @@ export function scopeSeeds(seeds: readonly string[], domainOf: (host: string) =>
     }
     directories.add(url.origin + url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1));
   }
-  return { hosts, domains, directories: [...directories] };
+  return { hosts, domains, directories: [...directories], generation: 0 };
 }
 
 /**
