@@ -159,3 +159,56 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     expect(fromMemory).toEqual(verdicts(12 * (PENDING_BAND_ROWS - 1)));
   });
 });
+
+describe('ContentDedupe exact probe (fingerprints in memory)', () => {
+  /** A page fetched (again: its row replaced) with `fingerprint` and HTTP `status`; recorded, as the writer does, when 2xx. */
+  function run(exactMax: number | undefined, reopenAt: number) {
+    const db = openDatabase(':memory:');
+    const crawl = insertCrawl(db, Array.from({ length: 8 }, (_, i) => ({ url: `http://exact.test/${i + 1}` })));
+    const ids = crawl.ids as number[];
+    const upsert = db.prepare(
+      `INSERT INTO pages (url_id, crawl_id, final_url, http_status, body_bytes, fetch_ms, fetched_at_ms, fingerprint, minhash) VALUES (?, ?, 'x', ?, 1, 1, 1, ?, ?)
+       ON CONFLICT (url_id) DO UPDATE SET http_status = excluded.http_status, fingerprint = excluded.fingerprint, minhash = excluded.minhash`,
+    );
+    const sketchOf = (fingerprint: string) => Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => (fingerprint.charCodeAt(1) * 7919 + i * 104729) >>> 0);
+    let index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.9 }, undefined, exactMax);
+    const steps: [page: number, fingerprint: string, status: number][] = [
+      [1, 'F1', 200],
+      [2, 'F2', 200],
+      [3, 'F1', 200],
+      // An error page's text takes no part: a 2xx page with the same text is not its duplicate.
+      [4, 'F3', 404],
+      [5, 'F3', 200],
+      // Page 1 fetched again with other content: F1's smallest page is 3 now.
+      [1, 'F4', 200],
+      [6, 'F1', 200],
+      // Page 3 fetched again, unchanged: its duplicate is the smallest other page with F1.
+      [3, 'F1', 200],
+      [7, 'F2', 200],
+      [8, 'F4', 200],
+    ];
+    const verdicts = steps.map(([page, fingerprint, status], step) => {
+      // A new run partway: its fingerprints come from the stored pages.
+      if (step === reopenAt) index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.9 }, undefined, exactMax);
+      const urlId = ids[page - 1]!;
+      const minhash = sketchOf(fingerprint);
+      upsert.run(urlId, crawl.crawlId, status, fingerprint, sketchToBlob(minhash));
+      if (status >= 300) return null;
+      const verdict = index.record(urlId, { fingerprint, minhash, words: 1, textChars: 1, excerpt: '' }, 1);
+      return verdict.kind === 'exact' ? `exact of ${ids.indexOf(verdict.duplicateOf) + 1}` : verdict.kind;
+    });
+    const indexed = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'pages_by_fingerprint'`).pluck().get() === 1;
+    db.close();
+    return { verdicts, indexed };
+  }
+
+  it('answers as the table does, across pages fetched again, error pages and a reopen, and past its bound from pages_by_fingerprint', () => {
+    const expected = ['unique', 'unique', 'exact of 1', null, 'unique', 'unique', 'exact of 3', 'exact of 6', 'exact of 2', 'exact of 1'];
+    for (const reopenAt of [-1, 4, 8]) {
+      expect(run(undefined, reopenAt)).toEqual({ verdicts: expected, indexed: false });
+      // Room for two fingerprints: the third makes the index, and so does a reopen over more.
+      expect(run(2, reopenAt)).toEqual({ verdicts: expected, indexed: true });
+    }
+  });
+});
+

@@ -5,6 +5,7 @@ import { PENDING_BAND_ROWS, PendingBands } from './pending-bands';
 import type { ContentFingerprints } from '../../worker/protocol';
 import { BandIndex, BAND_INDEX_MAX_BYTES } from '../../dedupe/band-index';
 import { BucketFilter } from '../../dedupe/bucket-filter';
+import { FingerprintCache } from '../../dedupe/fingerprint-cache';
 import { SketchCache } from '../../dedupe/sketch-cache';
 import { bandBuckets, estimatedJaccard, MINHASH_SIZE } from '../../dedupe/shingles';
 import {
@@ -16,6 +17,19 @@ import {
   type ContentDedupeOptions,
   type ContentVerdict,
 } from '../../dedupe/content-verdict';
+
+/**
+ * Recorded pages whose content fingerprints the exact half of the content-seen test keeps in memory
+ * at most: 2^20, about 30 MB when full (FingerprintCache: 17 bytes an entry and 8 to 16 of table;
+ * 3 MB at 100,000 pages). A crawl past it creates pages_by_fingerprint and probes that instead.
+ */
+export const EXACT_FINGERPRINTS_MAX = 1 << 20;
+
+/**
+ * The index the exact probe of a crawl past EXACT_FINGERPRINTS_MAX reads (migration 0004 made it for
+ * every crawl, 0028 dropped it: its random inserts were a fifth of a commit's WAL frames).
+ */
+const PAGES_BY_FINGERPRINT_SQL = `CREATE INDEX IF NOT EXISTS pages_by_fingerprint ON pages (crawl_id, fingerprint)`;
 
 /** Pages read at a time when a store derives the band rows of pages without stored ones (the constructor). */
 const DERIVE_CHUNK_PAGES = 4096;
@@ -45,7 +59,15 @@ function enoughEqualValues(threshold: number): number {
  * (content_groups / content_group_members); a member's similarity is to the group's first page.
  */
 export class ContentDedupe {
+  /** The smallest recorded page (2xx) of crawl ?1 with fingerprint ?2 other than ?3: through pages_by_fingerprint when it exists, else a scan by URL id. */
   private readonly byFingerprint: Statement;
+  private readonly pageFingerprint: Statement;
+  /**
+   * Each recorded page's fingerprint (as its 64 bits: fingerprint-cache.ts) with the smallest URL id
+   * recorded with it, for every recorded page of the crawl; null past `exactMax` pages, when
+   * pages_by_fingerprint answers instead.
+   */
+  private exact: FingerprintCache | null;
   private readonly exactGroup: Statement;
   private readonly insertGroup: Statement;
   private readonly insertMember: Statement;
@@ -68,14 +90,20 @@ export class ContentDedupe {
   /** The rows of `minhash_bands` in memory while they fit (band-index.ts): probes answered without a seek. */
   private readonly stored: BandIndex;
 
-  /** @param bandIndexBytes bytes the in-memory band rows may take (band-index.ts); 0 probes the table only */
+  /**
+   * @param bandIndexBytes bytes the in-memory band rows may take (band-index.ts); 0 probes the table only
+   * @param exactMax recorded pages whose fingerprints are kept in memory at most ({@link EXACT_FINGERPRINTS_MAX})
+   */
   constructor(
-    db: WritableDB,
+    private readonly db: WritableDB,
     private readonly crawlId: number,
     private readonly options: ContentDedupeOptions,
     bandIndexBytes = BAND_INDEX_MAX_BYTES,
+    private readonly exactMax = EXACT_FINGERPRINTS_MAX,
   ) {
-    this.byFingerprint = db.prepare(`SELECT url_id FROM pages WHERE crawl_id = ? AND fingerprint = ? AND url_id != ? ORDER BY url_id LIMIT 1`).pluck();
+    this.byFingerprint = db.prepare(`SELECT url_id FROM pages WHERE crawl_id = ? AND fingerprint = ? AND url_id != ? AND http_status < 300 ORDER BY url_id LIMIT 1`).pluck();
+    this.pageFingerprint = db.prepare(`SELECT fingerprint, http_status AS status FROM pages WHERE url_id = ?`);
+    this.exact = this.loadExact();
     this.exactGroup = db.prepare(`SELECT id FROM content_groups WHERE crawl_id = ? AND kind = 'exact' AND fingerprint = ?`).pluck();
     this.insertGroup = db.prepare(`INSERT INTO content_groups (crawl_id, kind, fingerprint, first_url_id, created_at_ms) VALUES (?, ?, ?, ?, ?)`);
     this.insertMember = db.prepare(`INSERT OR IGNORE INTO content_group_members (group_id, url_id, similarity) VALUES (?, ?, ?)`);
@@ -140,7 +168,8 @@ export class ContentDedupe {
    * group membership, and indexes its sketch for later pages.
    */
   record(urlId: number, content: ContentFingerprints, nowMs: number): ContentVerdict {
-    const original = this.byFingerprint.get(this.crawlId, content.fingerprint, urlId) as number | undefined;
+    const original = this.exactOriginal(content.fingerprint, urlId);
+    this.keepFingerprint(content.fingerprint, urlId);
     if (original !== undefined) {
       let groupId = this.exactGroup.get(this.crawlId, content.fingerprint) as number | undefined;
       if (groupId === undefined) {
@@ -175,6 +204,59 @@ export class ContentDedupe {
     this.insertMember.run(groupId, best.urlId, 1);
     this.insertMember.run(groupId, urlId, best.similarity);
     return { kind: 'near', groupId, duplicateOf: best.urlId, similarity: best.similarity };
+  }
+
+  /**
+   * The recorded pages' fingerprints, each with its smallest URL id (pages by URL id, so the first
+   * met is the smallest); null, and pages_by_fingerprint made, when there are more than `exactMax`.
+   */
+  private loadExact(): FingerprintCache | null {
+    const exact = new FingerprintCache({ maxEntries: this.exactMax });
+    const recorded = this.db.prepare(`SELECT url_id, fingerprint FROM pages WHERE +crawl_id = ? AND fingerprint IS NOT NULL AND http_status < 300 ORDER BY url_id`).raw();
+    for (const [urlId, fingerprint] of recorded.iterate(this.crawlId) as Iterable<[number, string]>) {
+      if (exact.has(fingerprint)) continue;
+      // Past the bound (leaving the loop ends the statement, before the index is made: better-sqlite3 refuses a write while one iterates).
+      if (exact.size >= this.exactMax) break;
+      exact.set(fingerprint, urlId);
+    }
+    if (exact.size < this.exactMax) return exact;
+    this.db.exec(PAGES_BY_FINGERPRINT_SQL);
+    return null;
+  }
+
+  /**
+   * The smallest recorded page other than `urlId` with `fingerprint` (what `byFingerprint` says), or
+   * undefined. From memory while it holds every recorded page: no fingerprint there, no such page;
+   * else the page it names, once its row still says so (same fingerprint, still 2xx). Otherwise (a
+   * page fetched again since, this page itself fetched again, or two fingerprints sharing 64 bits)
+   * the table is read.
+   */
+  private exactOriginal(fingerprint: string, urlId: number): number | undefined {
+    if (this.exact === null) return this.byFingerprint.get(this.crawlId, fingerprint, urlId) as number | undefined;
+    const held = this.exact.get(fingerprint);
+    if (held === undefined) return undefined;
+    if (held !== urlId) {
+      const row = this.pageFingerprint.get(held) as { fingerprint: string | null; status: number } | undefined;
+      if (row !== undefined && row.fingerprint === fingerprint && row.status < 300) return held;
+    }
+    return this.byFingerprint.get(this.crawlId, fingerprint, urlId) as number | undefined;
+  }
+
+  /** Keeps `urlId` as the page of `fingerprint` when it is the smallest so far; past `exactMax` pages, makes pages_by_fingerprint and leaves memory. */
+  private keepFingerprint(fingerprint: string, urlId: number): void {
+    const exact = this.exact;
+    if (exact === null) return;
+    const held = exact.get(fingerprint);
+    if (held !== undefined) {
+      if (urlId < held) exact.set(fingerprint, urlId);
+      return;
+    }
+    if (exact.size >= this.exactMax) {
+      this.db.exec(PAGES_BY_FINGERPRINT_SQL);
+      this.exact = null;
+      return;
+    }
+    exact.set(fingerprint, urlId);
   }
 
   /** {@link flush}; once the index is dropped, the bucket filter starts from the table, which holds every row from then on. */

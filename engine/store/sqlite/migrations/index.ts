@@ -27,6 +27,7 @@ import { migration0024 } from './0024-page-extractions';
 import { migration0025 } from './0025-page-renders';
 import { migration0026 } from './0026-page-text-blocks';
 import { migration0027 } from './0027-url-link-ranges';
+import { migration0028 } from './0028-exact-fingerprints-in-memory';
 
 /** One schema step. `version` numbers ascend from 1 (numbers may be taken by parallel branches and land out of order, never reused); PRAGMA user_version records the last applied. */
 export interface Migration {
@@ -41,7 +42,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024, migration0025, migration0026, migration0027];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024, migration0025, migration0026, migration0027, migration0028];
 
 /**
  * Brings `db` to the newest schema, each migration in its own `BEGIN IMMEDIATE` transaction that
