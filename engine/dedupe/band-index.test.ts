@@ -1,6 +1,6 @@
 /** The in-memory LSH band rows (band-index.ts): the store's index order, merges, repeats and the byte bound. */
 import { describe, expect, it } from 'vitest';
-import { BandIndex, bandKey, bandOfKey, bucketOfKey } from './band-index';
+import { BAND_INDEX_ROW_BYTES, BandIndex, bandKey, bandOfKey, bucketOfKey } from './band-index';
 
 type Row = [band: number, bucket: number, urlId: number];
 
@@ -27,7 +27,7 @@ describe('BandIndex', () => {
   });
 
   it('hands out its rows in key order, and accepts a run only when it would stay complete', () => {
-    const index = new BandIndex(12 * 4);
+    const index = new BandIndex(BAND_INDEX_ROW_BYTES * 4);
     const keys = Float64Array.of(bandKey(1, -3), bandKey(0, 9));
     const ids = Float64Array.of(5, 2);
     expect(index.accepts(keys, ids)).toBe(true);
@@ -64,6 +64,9 @@ describe('BandIndex', () => {
     }
     expect(index.complete).toBe(true);
     expect(index.rows).toBe(new Set(all.map((row) => row.join())).size);
+    // Every row once, in the table's order, as keyAt/idAt hand them out (what a drop writes to the table).
+    const unique = sortedRows([...new Map(all.map((row) => [row.join(), row])).values()]);
+    expect(Array.from({ length: index.rows }, (_, at) => [index.keyAt(at), index.idAt(at)])).toEqual(unique.map(([band, bucket, urlId]) => [bandKey(band, bucket), urlId]));
     for (let band = 0; band < 4; band += 1) {
       for (let bucket = -16; bucket <= 16; bucket += 1) {
         for (const limit of [1, 3, 64]) {
@@ -75,7 +78,7 @@ describe('BandIndex', () => {
   });
 
   it('drops itself for good when its rows would pass its bytes, and a bound of 0 keeps none', () => {
-    const index = new BandIndex(12 * 100);
+    const index = new BandIndex(BAND_INDEX_ROW_BYTES * 100);
     const rows: Row[] = Array.from({ length: 60 }, (_, i) => [0, i, i + 1]);
     index.addSorted(rows.length, (at) => rows[at]!);
     expect(index.complete).toBe(true);

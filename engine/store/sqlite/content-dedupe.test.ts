@@ -1,6 +1,7 @@
 /** The SQLite content-seen test across runs (the band-bucket filter seeded from the stored bands, bucket-filter.ts) and its pending band rows (pending-bands.ts). */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { BAND_INDEX_ROW_BYTES } from '../../dedupe/band-index';
 import { sketchToBlob } from '../../dedupe/content-verdict';
 import { LSH_BANDS, MINHASH_SIZE, textSketch } from '../../dedupe/shingles';
 import type { PageContent } from '../../worker/protocol';
@@ -110,8 +111,8 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     let state = 7;
     const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
     const contents = Array.from({ length: pages }, (_, i): PageContent => ({ fingerprint: `f${i}`, minhash: Uint32Array.from({ length: MINHASH_SIZE }, random), words: 1, textChars: 1, excerpt: '' }));
-    // Room for one flush's rows (12 bytes a row): the second flush outgrows the index.
-    for (const [bandIndexBytes, afterFirst] of [[0, PENDING_BAND_ROWS], [12 * (PENDING_BAND_ROWS + 1), 0]] as const) {
+    // Room for one flush's rows: the second flush outgrows the index.
+    for (const [bandIndexBytes, afterFirst] of [[0, PENDING_BAND_ROWS], [BAND_INDEX_ROW_BYTES * (PENDING_BAND_ROWS + 1), 0]] as const) {
       const { db, crawl, bandRows, record } = setup(pages);
       const ids = crawl.ids as number[];
       const index = new ContentDedupe(db, crawl.crawlId, { threshold: 0.8 }, bandIndexBytes);
@@ -156,7 +157,7 @@ describe('ContentDedupe band rows (pending-bands.ts)', () => {
     expect(fromMemory).toEqual(verdicts(0));
     // An index that outgrows its bytes at the first flush: dropped mid-run (the bucket filter starts
     // from the table then), and again when the run reopens over the stored rows.
-    expect(fromMemory).toEqual(verdicts(12 * (PENDING_BAND_ROWS - 1)));
+    expect(fromMemory).toEqual(verdicts(BAND_INDEX_ROW_BYTES * (PENDING_BAND_ROWS - 1)));
   });
 });
 
@@ -194,7 +195,7 @@ describe('ContentDedupe exact probe (fingerprints in memory)', () => {
       const minhash = sketchOf(fingerprint);
       upsert.run(urlId, crawl.crawlId, status, fingerprint, sketchToBlob(minhash));
       if (status >= 300) return null;
-      const verdict = index.record(urlId, { fingerprint, minhash, words: 1, textChars: 1, excerpt: '' }, 1);
+      const verdict = index.record(urlId, { fingerprint, minhash, words: 1, textChars: 1 }, 1);
       return verdict.kind === 'exact' ? `exact of ${ids.indexOf(verdict.duplicateOf) + 1}` : verdict.kind;
     });
     const indexed = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'pages_by_fingerprint'`).pluck().get() === 1;
