@@ -53,10 +53,12 @@ function enoughEqualValues(threshold: number): number {
 
 /**
  * The content-seen test (seed 003, IIR 20.2 "Doc FP's"; IIR 19.6 near-duplicates), run on the
- * writer thread inside the crawl's commit transaction. Exact duplicates share a SHA-256 fingerprint
- * of normalized visible text; near-duplicates are found through LSH band buckets of MinHash
- * sketches and confirmed by estimated Jaccard ≥ threshold. Groups and members are stored
- * (content_groups / content_group_members); a member's similarity is to the group's first page.
+ * writer thread inside the crawl's commit transaction, over the crawl's 2xx pages. Exact duplicates
+ * share a SHA-256 fingerprint of normalized visible text (found from the fingerprints kept in
+ * memory); near-duplicates are found through LSH band buckets of MinHash sketches (the in-memory
+ * band index, band-index.ts, while it holds them) and confirmed by estimated Jaccard ≥ threshold.
+ * Groups and members are stored (content_groups / content_group_members); a member's similarity
+ * is to the group's first page.
  */
 export class ContentDedupe {
   /** The smallest recorded page (2xx) of crawl ?1 with fingerprint ?2 other than ?3: through pages_by_fingerprint when it exists, else a scan by URL id. */

@@ -1,11 +1,12 @@
 /**
- * LSH band rows (IIR 19.6) waiting in memory to be written to `minhash_bands` in key order. Each
- * page has one row per band, each at a random place of the table's B-tree: written with their
- * page, a commit of 32 pages dirtied about 500 leaf pages that went to the WAL whole, a rewrite of
- * a fifth of the table per commit. Gathered for {@link PENDING_BAND_ROWS} rows and written sorted,
- * each leaf page is written once per flush. Crash-safe without a write of their own: the rows
- * follow from each page's stored sketch (`pages.minhash`), so a store opened after a crash derives
- * the rows its pages lack (ContentDedupe's constructor).
+ * LSH band rows (IIR 19.6) of the pages recorded since the last flush, waiting in memory; a flush
+ * moves them, in key order, into the in-memory band index (band-index.ts) while it holds every row
+ * of the crawl, else into `minhash_bands`. Each page has one row per band, each at a random place
+ * of the table's B-tree: written with their page, a commit of 32 pages dirtied about 500 leaf pages
+ * that went to the WAL whole; gathered for {@link PENDING_BAND_ROWS} rows and written sorted, each
+ * leaf page is written once per flush, and while the index holds them they are not written at all.
+ * Crash-safe without a write of their own: the rows follow from each page's stored sketch
+ * (`pages.minhash`), so a store opened later derives the rows its pages lack (ContentDedupe's constructor).
  *
  * The rows sit in typed columns, each bucket's rows chained in the order they came through an
  * open-addressing table of buckets (no object a row or a bucket): on a replay of the 100,000-page
@@ -31,7 +32,7 @@ const ROWS_PER_INSERT = 64;
 /** No row / an empty table cell. */
 const NONE = -1;
 
-/** Band rows of one crawl not yet in `minhash_bands`, probed like it and written to it sorted. */
+/** Band rows of one crawl recorded since the last flush, probed like the index and the table (see the module comment). */
 export class PendingBands {
   private capacity = PENDING_BAND_ROWS;
   private bands = new Int32Array(PENDING_BAND_ROWS);
