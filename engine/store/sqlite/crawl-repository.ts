@@ -7,7 +7,7 @@ import { crawlSummary, noUrlCounts, type CrawlRow } from '../crawl-row';
 import type { LinkRow, PageRow } from '../ports';
 import { linkKindCode, linkRuleCode, linkRuleName } from './link-codes';
 import { placeholderRows } from './placeholders';
-import { EXTEND_LINK_RANGE_SQL, type LinkIdRange } from './link-ranges';
+import { EXTEND_LINK_RANGE_SQL, extendLinkRangeArgs, type LinkIdRange } from './link-ranges';
 import type { TextBlockPlace } from './page-text-codec';
 
 /** Links rows written by one multi-row INSERT ({@link CrawlRepository.insertLinks}): 8 columns each, 512 parameters. */
@@ -224,7 +224,7 @@ export class CrawlRepository extends CrawlReader {
 
   /** Widens URL `urlId`'s link range to take links `range.first` to `range.last`, written after its others. */
   extendLinkRange(urlId: number, range: LinkIdRange): void {
-    this.extendLinkRangeStatement.run(range.first, range.first, range.last, range.last, urlId);
+    this.extendLinkRangeStatement.run(...extendLinkRangeArgs(urlId, range));
   }
 
   /** Drops the `page_texts` row a page's fetch before migration 0026 stored (its page row now names its text, if any). */

@@ -18,11 +18,13 @@ export interface LinkIdRange {
  */
 export const URL_LINKS_JOIN = 'links l ON l.id BETWEEN src.first_link_id AND src.last_link_id AND l.from_url_id = src.id';
 
-/**
- * Widens a URL's link range to take links written after its others: bind (first, first, last,
- * last, URL id) (better-sqlite3 takes no numbered `?NNN` parameters).
- */
+/** Widens a URL's link range to take links written after its others: bound by {@link extendLinkRangeArgs}. */
 export const EXTEND_LINK_RANGE_SQL = 'UPDATE urls SET first_link_id = min(coalesce(first_link_id, ?), ?), last_link_id = max(coalesce(last_link_id, ?), ?) WHERE id = ?';
+
+/** The arguments of {@link EXTEND_LINK_RANGE_SQL} for URL `urlId` and `range` (each end twice: better-sqlite3 takes no numbered `?NNN` parameters). */
+export function extendLinkRangeArgs(urlId: number, range: LinkIdRange): [number, number, number, number, number] {
+  return [range.first, range.first, range.last, range.last, urlId];
+}
 
 /**
  * Sets every URL row's link range from the links stored (one GROUP BY pass over them): for

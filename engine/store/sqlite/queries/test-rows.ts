@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { DEFAULT_CRAWL_SETTINGS, type CrawlSettings } from '../../../../shared/types/crawl';
 import { createNormalizer } from '../../../../shared/url/normalize';
 import { linkKindCode, linkRuleCode } from '../link-codes';
-import { EXTEND_LINK_RANGE_SQL } from '../link-ranges';
+import { EXTEND_LINK_RANGE_SQL, extendLinkRangeArgs } from '../link-ranges';
 
 /** Test helper: one URL row to insert (normalized form and key computed under the standard profile). */
 export interface TestUrl {
@@ -63,7 +63,7 @@ export function insertLink(db: Database, crawlId: number, link: TestLink): numbe
       .prepare(`INSERT INTO links (crawl_id, from_url_id, raw_url, to_url_id, kind, refused_by, anchor_text, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(crawlId, link.fromUrlId, link.rawUrl, link.toUrlId, linkKindCode(link.kind ?? 'a'), linkRuleCode(link.refusedBy ?? null), link.anchorText ?? null, link.rel ?? null).lastInsertRowid,
   );
-  db.prepare(EXTEND_LINK_RANGE_SQL).run(id, id, id, id, link.fromUrlId);
+  db.prepare(EXTEND_LINK_RANGE_SQL).run(...extendLinkRangeArgs(link.fromUrlId, { first: id, last: id }));
   return id;
 }
 
