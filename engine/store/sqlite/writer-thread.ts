@@ -23,8 +23,8 @@ const init = workerData as WriterThreadInit;
 const db = openDatabase(init.file, { ...(init.nativeBinding ? { nativeBinding: init.nativeBinding } : {}) });
 /**
  * The writer's page cache, KiB (SQLite's default is 2,000 KiB). Every commit updates B-trees at
- * random places (the URL-seen test's unique key, spellings by URL, LSH band buckets): with the
- * default cache most of those pages are read again from the OS for each batch. 16 MiB, not 32: at
+ * random places (the URL-seen test's unique key, spellings by URL, pages and URL rows by id): with
+ * the default cache most of those pages are read again from the OS for each batch. 16 MiB, not 32: at
  * 100,000 synthetic pages two alternating pairs of runs peaked at 415 against 435 MB, and the
  * writer thread's CPU stayed where the noise puts it (0.80 and 0.88 of the crawl worker's, against
  * 0.86 and 0.82 with 32 MiB); the LSH probes no longer read the table (band-index.ts).
