@@ -1,7 +1,9 @@
 /**
  * Crawl benchmark (issue 4): the Python docs mirror on loopback nginx crawled by Crawlbench's CLI,
- * by Crawlee's CheerioCrawler (same concurrency, same site) and by a fetch-only floor (plain undici
- * GETs of the URL list Crawlbench fetched). Each runs as its own process, as plain JavaScript
+ * by Crawlee's CheerioCrawler (same concurrency, same site), by a fetch-only floor (plain undici
+ * GETs of the URL list Crawlbench fetched) and by fetch+work (those GETs in 2 threads, each answer
+ * through the crawl worker's page work, processFetch, with no scheduling or storage:
+ * contenders/fetch-parse.ts). Each runs as its own process, as plain JavaScript
  * (Crawlbench's CLI bundle; the contenders bundled the same way), so no contender pays for a
  * TypeScript loader; peak RSS is that process's VmHWM. Politeness is off for all (loopback
  * server). Targets: Crawlbench at most 2x the floor's time, at least 15x Crawlee's pages/s, peak
@@ -42,7 +44,7 @@ async function contender(name: string): Promise<string> {
 export async function runCrawlBench(): Promise<void> {
   // Built before any clock starts: the CLI bundle (normally built on first use) and the contenders.
   await cliBundle();
-  const [fetchOnly, crawleeScript] = [await contender('fetch-only'), await contender('crawlee')];
+  const [fetchOnly, fetchParse, crawleeScript] = [await contender('fetch-only'), await contender('fetch-parse'), await contender('crawlee')];
   const web = await startTestWeb();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlbench-bench-'));
   try {
@@ -87,6 +89,7 @@ export async function runCrawlBench(): Promise<void> {
     const listFile = path.join(dir, 'urls.txt');
     fs.writeFileSync(listFile, urls.join('\n'));
     const floor = await measureNode([fetchOnly, listFile, String(CONCURRENCY)]);
+    const pageWork = await measureNode([fetchParse, listFile, String(CONCURRENCY), '-', 'page-work']);
     const crawlee = await measureNode([crawleeScript, `http://127.0.0.1:${web.nginx.port}/`, String(CONCURRENCY)], {
       CRAWLEE_STORAGE_DIR: path.join(dir, 'crawlee-storage'),
     });
@@ -102,9 +105,11 @@ export async function runCrawlBench(): Promise<void> {
     console.log(line('  rendered', Number(rendered.report['pagesFetched']), rendered) + `  ${renderStats.pages} pages rendered, ${renderStats.ms} ms each on average (--render auto; Chromium's memory is not in the peak RSS)`);
     console.log(line('crawlee', crawleePages, crawlee));
     console.log(line('fetch-only', Number(floor.report['pages']), floor));
+    console.log(line('fetch+work', Number(pageWork.report['pages']), pageWork) + `  (the crawl worker's page work on each answer, no scheduling or storage)`);
     const oursRate = oursPages / ours.seconds;
     const crawleeRate = crawleePages / crawlee.seconds;
     console.log(`  ratios       crawlbench/fetch-only time ${(ours.seconds / floor.seconds).toFixed(2)}x (target <= 2x); crawlbench/crawlee pages/s ${(oursRate / crawleeRate).toFixed(2)}x (target >= 15x); peak RSS ${ours.peakRssMb.toFixed(0)} MB (target <= 300 MB)`);
+    console.log(`               crawlbench/fetch+work time ${(ours.seconds / pageWork.seconds).toFixed(2)}x (no target)`);
     console.log('  note         each contender is a separate process running plain JavaScript, timed from spawn to exit, Node start-up included');
   } finally {
     await web.stop();

@@ -1,7 +1,7 @@
 // The synthetic benchmark's own arithmetic and measuring (bench/ is outside the unit-test globs;
 // testweb/ may not import bench/, so they live here).
 import { describe, expect, it } from 'vitest';
-import { extractHrefs } from '../../bench/contenders/fetch-parse';
+import { extractHrefs, pageWorkLinks } from '../../bench/contenders/fetch-parse';
 import { measureNode } from '../../bench/measure';
 import { ratesPerBlock } from '../../bench/synthetic';
 import { syntheticResponse } from '../../testweb/synthetic-site';
@@ -12,6 +12,19 @@ describe('synthetic benchmark', () => {
     const byRegex = [...body.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
     expect(extractHrefs(body)).toEqual(byRegex);
     expect(extractHrefs('<A HREF="/x?a=1&amp;b=2">x</A><link href="/css"><a name=n>no</a><a href=/y>')).toEqual(['/x?a=1&b=2', '/y']);
+  });
+
+  it("runs the crawl worker's page work (processFetch) for fetch+work: the Tokenizer floor's links, each distinct one once", () => {
+    const page = 'http://h2.synthetic.test/p/9';
+    const body = syntheticResponse({ hosts: 4, pagesPerHost: 80 }, 'h2.synthetic.test', '/p/9').body;
+    const hrefs = extractHrefs(body);
+    const distinct = new Set(hrefs.map((href) => new URL(href, page).href)).size;
+    // The synthetic page links some targets twice (navigation and body): the crawl keeps one link a target.
+    expect(distinct).toBeGreaterThan(50);
+    expect(distinct).toBeLessThan(hrefs.length);
+    const html = { 'content-type': 'text/html; charset=utf-8' };
+    expect(pageWorkLinks(page, 200, html, Buffer.from(body), 1)).toBe(distinct);
+    expect(pageWorkLinks(page, 200, { 'content-type': 'image/png' }, Buffer.from(body), 1)).toBe(0);
   });
 
   it('turns progress samples into pages/s per block, interpolating block ends and starting at the first sample', () => {
