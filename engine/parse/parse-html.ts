@@ -1,6 +1,7 @@
 /** The HTML scanner: links (with anchor text and rel), title, first H1, meta description and robots, canonical, lang and base href from htmlparser2's Tokenizer, with the visible text for fingerprints. */
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
+import { SkippingTokenizer } from './skipping-tokenizer';
 
 import type { LinkKind } from '../worker/protocol';
 
@@ -197,8 +198,9 @@ class PageScanner implements TokenizerCallbacks {
   parse(html: string): ParsedHtml {
     this.html = html;
     // Entities are decoded here, per text run and attribute value that has an `&`: the tokenizer
-    // then skips through text to the next `<` instead of visiting every character.
-    const tokenizer = new Tokenizer({ decodeEntities: false }, this);
+    // then skips through text to the next `<` instead of visiting every character (by indexOf:
+    // skipping-tokenizer.ts).
+    const tokenizer = new SkippingTokenizer({ decodeEntities: false }, this);
     tokenizer.write(html);
     tokenizer.end();
     return this.result;
