@@ -112,13 +112,64 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
     }
   });
 
-  it('textSketch leaves the ASCII path for any code unit above 0x7f, Latin-1 and lone surrogates included', () => {
-    // One-byte strings in V8 (é, ÿ) and a lone surrogate are one UTF-16 unit but several UTF-8 bytes.
+  it('textSketch of texts with code units above 0x7f matches the word-list path: Latin-1 (the one-byte path), a lone surrogate (the Unicode path)', () => {
+    // é and ÿ are one UTF-16 unit but two UTF-8 bytes; a lone surrogate takes the Unicode path.
     for (const text of ['Caf\u00e9 au lait noir sucr\u00e9', 'one two three \u00ff four five', 'alpha \ud800 beta gamma delta', 'x'.repeat(70_000) + ' \u00e9t\u00e9 one two three']) {
       const words_ = textWords(text);
       const sketch = textSketch(text)!;
       expect(sketch.normalized).toBe(words_.join(' '));
       expect(Array.from(sketch.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+    }
+  });
+
+  it('the one-byte path takes every code unit up to 0xff: random Latin-1 texts match the word-list path, in textSketch and textSketchUtf8', () => {
+    // Every code unit 0x00-0xff (controls, no-break space, ¶, ×, ß, ÿ, À-Þ that lowercase, ª º µ ² ¼ that are letters or digits), letters most of the time.
+    const all = Array.from({ length: 0x100 }, (_, code) => String.fromCharCode(code));
+    for (let seed = 1; seed <= 300; seed += 1) {
+      let x = seed;
+      let text = '';
+      for (let i = 0; i < seed * 3; i += 1) {
+        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+        text += x % 3 === 0 ? all[(x >>> 8) % 0x100] : 'aZéÉßÿ9µ'[(x >>> 8) % 8];
+      }
+      const words_ = textWords(text);
+      const sketch = textSketch(text);
+      const utf8 = textSketchUtf8(text, 7);
+      if (words_.length === 0) {
+        expect(sketch, JSON.stringify(text)).toBeNull();
+        expect(utf8).toBeNull();
+        continue;
+      }
+      expect(sketch!.normalized, JSON.stringify(text)).toBe(words_.join(' '));
+      expect(Array.from(sketch!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+      expect(Buffer.from(utf8!.normalizedUtf8).toString('utf8')).toBe(sketch!.normalized);
+      expect(utf8!.normalizedChars).toBe(sketch!.normalized.length);
+      expect(utf8!.prefix).toBe(sketch!.normalized.slice(0, 7));
+      expect(Array.from(utf8!.minhash)).toEqual(Array.from(sketch!.minhash));
+    }
+  });
+
+  it('the one-byte path takes separators above U+00FF as spaces (curly quotes, dashes, box drawing, emoji): random texts match the word-list path', () => {
+    // \u2261 (≡) and \u2665 (♥) have letters as their low bytes (a, e): a path that kept low bytes would read them as letters.
+    const pieces = ['it', 'Éte', 'ß', '9', ' ', '\u00a0', '\u2019', '\u2014', '\u201c', '\u201d', '\u2026', '\u2500', '\u{1F600}', '\u2261', 'a\u2665b', 'x\u2019s', '\u00b6', ',', 'Ünï'];
+    for (let seed = 1; seed <= 300; seed += 1) {
+      let x = seed;
+      let text = '';
+      for (let i = 0; i < seed * 2; i += 1) {
+        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+        text += pieces[(x >>> 8) % pieces.length];
+      }
+      const words_ = textWords(text);
+      const sketch = textSketch(text);
+      const utf8 = textSketchUtf8(text, 9);
+      if (words_.length === 0) {
+        expect(sketch, JSON.stringify(text)).toBeNull();
+        continue;
+      }
+      expect(sketch!.normalized, JSON.stringify(text)).toBe(words_.join(' '));
+      expect(Array.from(sketch!.minhash)).toEqual(Array.from(minhash(shinglesOfWords(words_))));
+      expect(Buffer.from(utf8!.normalizedUtf8).toString('utf8')).toBe(sketch!.normalized);
+      expect(utf8!.prefix).toBe(sketch!.normalized.slice(0, 9));
     }
   });
 

@@ -181,13 +181,14 @@ export interface TextSketch {
  * copied into the normalized text and hashed into its word in the same step, without a word list
  * or a shingle set (a bin's minimum does not change when a shingle repeats). Same results as
  * `textWords(text).join(' ')` and `minhash(shingleHashes(textWords(text)))` (property-tested);
- * this is the crawler's per-page path. An all-ASCII text (most pages) takes a path that lowercases
- * by table and builds the normalized text in one byte per character (see ASCII_PATH_CLASS for its
- * cost), with the same words, hashes and sketch.
+ * this is the crawler's per-page path. A text of one-byte characters (U+0000-U+00FF: ASCII, and the
+ * Latin-1 letters, no-break spaces and signs of most Western pages) takes a path that lowercases by
+ * table and builds the normalized text in one byte per character (see oneByteSketch for its cost),
+ * with the same words, hashes and sketch.
  * @returns null when the text has no words
  */
 export function textSketch(text: string): TextSketch | null {
-  return asciiTextSketch(text) ?? unicodeTextSketch(text);
+  return oneByteTextSketch(text) ?? unicodeTextSketch(text);
 }
 
 /**
@@ -221,52 +222,94 @@ class ShingleWindow {
 }
 
 /**
- * The ASCII path's bytes: the text's UTF-8 encoding, then (in place, from the front) its normalized
+ * The one-byte path's bytes: the text's code units, one byte each (its UTF-8 encoding when that is
+ * one byte a character, else written as Latin-1), then (in place, from the front) its normalized
  * text; reused, grows to the longest text seen.
  */
-let asciiBytes = new Uint8Array(64 * 1024);
+let oneByteBytes = new Uint8Array(64 * 1024);
 const utf8 = new TextEncoder();
+/** Code units above U+00FF, one at a time (a surrogate pair is two units). */
+const ABOVE_LATIN1 = /[\u0100-\uffff]/g;
 
 /**
- * The ASCII path's one lookup per byte: a lowercased word character, 0 for a separator (bytes above
- * 0x7f never reach it: the path takes only texts whose UTF-8 is one byte per code unit).
+ * `text` with each code unit above U+00FF as a space (same length), or null when one of them keeps
+ * the text off the one-byte path: a letter or digit (ł, 日, Ⅳ; classed as the Unicode path classes
+ * them, once per distinct unit) or a surrogate (𝒜, emoji and lone ones alike). Any other unit
+ * above U+00FF (’ — “ ” – …) is a separator on the Unicode path too. One regular-expression pass:
+ * a set-subtraction class (`[[\p{L}\p{N}]--[\u0000-\u00ff]]`, flag v) took 11.5 ns a character
+ * on the Python docs' text; this takes under 1.
  */
-const ASCII_PATH_CLASS = new Uint8Array(0x100);
-ASCII_PATH_CLASS.set(ASCII_LOWER_WORD);
-
-/** What the ASCII path leaves: the normalized text is `asciiBytes[0, size)`, valid until the next call. */
-interface AsciiSketch {
-  size: number;
-  words: number;
-  minhash: Uint32Array;
+function latin1Separators(text: string): string | null {
+  let oneByte = true;
+  const replaced = text.replace(ABOVE_LATIN1, (unit) => {
+    const code = unit.charCodeAt(0);
+    if ((code & 0xf800) === 0xd800 || isWordUnit(code)) oneByte = false;
+    return ' ';
+  });
+  return oneByte ? replaced : null;
 }
 
 /**
- * {@link textSketch} of a text with no code unit above 0x7f (toLowerCase only maps A-Z there),
- * its normalized text left in `asciiBytes` (see {@link AsciiSketch}); undefined for any other
- * text. The text is encoded once (TextEncoder.encodeInto: an all-ASCII text is one byte per code
- * unit, anything else is longer) and the loop reads bytes, not `charCodeAt`: on the synthetic
- * site's 40,000-character pages 0.19–0.24 ms a page instead of 0.25–0.58 ms (30 rounds of 50
- * pages, both orders). The normalized text is written over the bytes already read (it is never
- * longer than what it came from), and the shingle window is kept in locals, not in a
+ * The one-byte path's one lookup per byte: the code unit lowercased (toLowerCase maps A-Z and
+ * À-Þ but ×, each to one character within U+0000-U+00FF) when that is a letter or digit
+ * (`\p{L}|\p{N}`, the Unicode path's classes), 0 for a separator.
+ */
+const ONE_BYTE_CLASS = new Uint8Array(0x100);
+for (let code = 0; code < 0x100; code += 1) {
+  const lower = String.fromCharCode(code).toLowerCase();
+  if (lower.length === 1 && lower.charCodeAt(0) < 0x100 && LETTER_OR_DIGIT.test(lower)) ONE_BYTE_CLASS[code] = lower.charCodeAt(0);
+}
+
+/**
+ * What the one-byte path leaves: the normalized text is `oneByteBytes[0, size)`, one byte a code
+ * unit, valid until the next call.
+ */
+interface OneByteSketch {
+  size: number;
+  words: number;
+  minhash: Uint32Array;
+  /** The text had code units above 0x7f: the normalized bytes are Latin-1, not UTF-8. */
+  latin1: boolean;
+}
+
+/**
+ * {@link textSketch} of a text whose letters and digits are all at or below U+00FF, its
+ * normalized text left in `oneByteBytes` (see {@link OneByteSketch}); undefined for any other text
+ * (see latin1Separators). The text is encoded once (TextEncoder.encodeInto: an all-ASCII text is
+ * one byte per code unit; any other is written again as Latin-1, its separators above U+00FF as
+ * spaces) and the loop reads bytes, not `charCodeAt`.
+ * Reading bytes, on the synthetic site's 40,000-character pages: 0.19–0.24 ms a page instead of
+ * 0.25–0.58 ms (30 rounds of 50 pages, both orders). Texts with a no-break space, a ¶, an é, a
+ * curly quote or a dash (508 of the Python docs' 530 pages; the others have a letter above
+ * U+00FF) took the Unicode path until this one took them (toLowerCase, then a code unit at a time
+ * into UTF-16): textSketchUtf8 of the synthetic pages with no-break spaces and ï written in,
+ * 362-372 µs a page there, 223-238 µs here; on the Python docs' own text both paths take about
+ * 12 ns a character (its irregular punctuation, not the path, sets that pace; the synthetic
+ * ASCII pages: 156-165 µs, about 4 ns a character). The normalized text is written over the bytes already read (it
+ * is never longer than what it came from), and the shingle window is kept in locals, not in a
  * ShingleWindow, as prefixes of its hash chain (same hashes and sketch; property-tested against
  * the word-list path). The worker's fingerprintText (this, SHA-256 and the excerpt) of a
  * 40,000-character synthetic page, medians of 8 rounds of 3,000 pages alternating with and
  * without the 40 KB normalized string (textSketchUtf8): 185 and 177 µs in a run before the
  * prefixes, 164 and 156 µs in a run after them.
  */
-function asciiSketch(text: string): AsciiSketch | null | undefined {
+function oneByteSketch(text: string): OneByteSketch | null | undefined {
   const length = text.length;
-  if (asciiBytes.length < length) asciiBytes = new Uint8Array(Math.max(length, 2 * asciiBytes.length));
-  const bytes = asciiBytes;
+  if (oneByteBytes.length < length) oneByteBytes = new Uint8Array(Math.max(length, 2 * oneByteBytes.length));
+  const bytes = oneByteBytes;
   const { read, written } = utf8.encodeInto(text, bytes);
-  if (read !== length || written !== length) return undefined;
+  const latin1 = read !== length || written !== length;
+  if (latin1) {
+    const separated = latin1Separators(text);
+    if (separated === null) return undefined;
+    Buffer.from(bytes.buffer, bytes.byteOffset, length).write(separated, 'latin1');
+  }
   const sketch = emptySketch();
   // The loop's constants as int32 locals: a module binding (a `var` in the bundle) is a value of
   // unknown type to the optimizing compiler, and the word hash it starts makes the loop carry a
   // boxed number; `| 0` types it. 40,000-character synthetic pages, alternating in one process:
   // 181-187 -> 156-157 µs a page (written as literals, 149-150).
-  const classOf = ASCII_PATH_CLASS;
+  const classOf = ONE_BYTE_CLASS;
   const prime = FNV_PRIME | 0;
   const offset = FNV_OFFSET | 0;
   const seed = SHINGLE_SEED | 0;
@@ -311,9 +354,9 @@ function asciiSketch(text: string): AsciiSketch | null | undefined {
     if (words >= shingleWords) addShingle(sketch, fmix32(three ^ (hash >>> 0)));
   }
   if (words === 0) return null;
-  // FNV-1a of the normalized bytes: its ASCII characters' code units (as fnv1a of the string).
+  // FNV-1a of the normalized bytes: its characters' code units (as fnv1a of the string).
   if (words < SHINGLE_WORDS) addShingle(sketch, fnv1aBytes(bytes, size));
-  return { size, words, minhash: densify(sketch) };
+  return { size, words, minhash: densify(sketch), latin1 };
 }
 
 /** FNV-1a 32-bit hash of `bytes[0, size)` (equal to {@link fnv1a} of their Latin-1 string). */
@@ -323,16 +366,16 @@ function fnv1aBytes(bytes: Uint8Array, size: number): number {
   return hash >>> 0;
 }
 
-/** The first `size` bytes the ASCII path left in `asciiBytes`, as a string (one character a byte). */
-function asciiString(size: number): string {
-  return Buffer.from(asciiBytes.buffer, asciiBytes.byteOffset, size).toString('latin1');
+/** The first `size` bytes the one-byte path left in `oneByteBytes`, as a string (one character a byte). */
+function latin1String(size: number): string {
+  return Buffer.from(oneByteBytes.buffer, oneByteBytes.byteOffset, size).toString('latin1');
 }
 
-/** {@link textSketch} of a text with no code unit above 0x7f; undefined for any other text. */
-function asciiTextSketch(text: string): TextSketch | null | undefined {
-  const sketch = asciiSketch(text);
+/** {@link textSketch} of a text with no code unit above 0xff; undefined for any other text. */
+function oneByteTextSketch(text: string): TextSketch | null | undefined {
+  const sketch = oneByteSketch(text);
   if (!sketch) return sketch;
-  const normalized = asciiString(sketch.size);
+  const normalized = latin1String(sketch.size);
   return { normalized, words: sketch.words, minhash: sketch.minhash };
 }
 
@@ -361,12 +404,13 @@ export interface Utf8TextSketch {
  * @returns null when the text has no words
  */
 export function textSketchUtf8(text: string, prefixChars: number): Utf8TextSketch | null {
-  const ascii = asciiSketch(text);
-  if (ascii === null) return null;
-  if (ascii !== undefined) {
-    const normalizedUtf8 = asciiBytes.subarray(0, ascii.size);
-    const prefix = prefixChars > 0 ? asciiString(Math.min(prefixChars, ascii.size)) : '';
-    return { normalizedUtf8, normalizedChars: ascii.size, prefix, words: ascii.words, minhash: ascii.minhash };
+  const oneByte = oneByteSketch(text);
+  if (oneByte === null) return null;
+  if (oneByte !== undefined) {
+    // Latin-1 bytes above 0x7f are two bytes each in UTF-8.
+    const normalizedUtf8 = oneByte.latin1 ? Buffer.from(latin1String(oneByte.size), 'utf8') : oneByteBytes.subarray(0, oneByte.size);
+    const prefix = prefixChars > 0 ? latin1String(Math.min(prefixChars, oneByte.size)) : '';
+    return { normalizedUtf8, normalizedChars: oneByte.size, prefix, words: oneByte.words, minhash: oneByte.minhash };
   }
   const sketch = unicodeTextSketch(text);
   if (sketch === null) return null;
@@ -383,7 +427,7 @@ function unicodeTextSketch(text: string): TextSketch | null {
   let size = 0;
   let inWord = false;
   const window = new ShingleWindow();
-  // As in asciiSketch: int32 locals, so the loop's word hash stays an unboxed integer.
+  // As in oneByteSketch: int32 locals, so the loop's word hash stays an unboxed integer.
   const prime = FNV_PRIME | 0;
   const offset = FNV_OFFSET | 0;
   let hash = offset;
