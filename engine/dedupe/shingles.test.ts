@@ -60,16 +60,21 @@ describe('textWords', () => {
 });
 
 describe('the one-pass text path (normalizeText, textSketch)', () => {
-  /** Deterministic pseudo-random text mixing ASCII, Latin-1, punctuation, CJK, combining marks and astral characters. */
-  function randomText(seed: number, length: number): string {
-    const alphabet = ['a', 'B', 'z', '0', '9', ' ', ' ', '\n', ',', '.', '-', '_', "'", 'é', 'Ü', 'ß', '¶', '\u00a0', '—', '’', '日', '本', '\u0301', '😀', '𝒜', 'İ', 'K', 'ǅ', '٣', '\ud800', '\udc00', '\ud835'];
+  /** `length` pieces of deterministic pseudo-random text: `piece` of each step of a 32-bit LCG started at `seed`. */
+  function lcgText(seed: number, length: number, piece: (x: number) => string): string {
     let x = seed;
     let text = '';
     for (let i = 0; i < length; i += 1) {
       x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      text += alphabet[x % alphabet.length];
+      text += piece(x);
     }
     return text;
+  }
+
+  /** Deterministic pseudo-random text mixing ASCII, Latin-1, punctuation, CJK, combining marks and astral characters. */
+  function randomText(seed: number, length: number): string {
+    const alphabet = ['a', 'B', 'z', '0', '9', ' ', ' ', '\n', ',', '.', '-', '_', "'", 'é', 'Ü', 'ß', '¶', '\u00a0', '—', '’', '日', '本', '\u0301', '😀', '𝒜', 'İ', 'K', 'ǅ', '٣', '\ud800', '\udc00', '\ud835'];
+    return lcgText(seed, length, (x) => alphabet[x % alphabet.length]!);
   }
 
   it('normalizeText is textWords joined by single spaces, on ASCII and Unicode text', () => {
@@ -98,13 +103,8 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
   it('textSketch of all-ASCII text (its table-lowercasing path) matches the word-list path, upper case, digits, controls and all', () => {
     const ascii = Array.from({ length: 0x80 }, (_, code) => String.fromCharCode(code));
     for (let seed = 1; seed <= 200; seed += 1) {
-      let x = seed;
-      let text = '';
-      for (let i = 0; i < seed * 7; i += 1) {
-        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-        // Letters and digits most of the time, so that words run over several characters.
-        text += x % 3 === 0 ? ascii[x % 0x80] : 'aZ09qQmM'[x % 8];
-      }
+      // Letters and digits most of the time, so that words run over several characters.
+      const text = lcgText(seed, seed * 7, (x) => (x % 3 === 0 ? ascii[x % 0x80]! : 'aZ09qQmM'[x % 8]!));
       const words_ = textWords(text);
       const sketch = textSketch(text);
       expect(sketch?.normalized ?? '', JSON.stringify(text)).toBe(words_.join(' '));
@@ -126,12 +126,7 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
     // Every code unit 0x00-0xff (controls, no-break space, ¶, ×, ß, ÿ, À-Þ that lowercase, ª º µ ² ¼ that are letters or digits), letters most of the time.
     const all = Array.from({ length: 0x100 }, (_, code) => String.fromCharCode(code));
     for (let seed = 1; seed <= 300; seed += 1) {
-      let x = seed;
-      let text = '';
-      for (let i = 0; i < seed * 3; i += 1) {
-        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-        text += x % 3 === 0 ? all[(x >>> 8) % 0x100] : 'aZéÉßÿ9µ'[(x >>> 8) % 8];
-      }
+      const text = lcgText(seed, seed * 3, (x) => (x % 3 === 0 ? all[(x >>> 8) % 0x100]! : 'aZéÉßÿ9µ'[(x >>> 8) % 8]!));
       const words_ = textWords(text);
       const sketch = textSketch(text);
       const utf8 = textSketchUtf8(text, 7);
@@ -153,12 +148,7 @@ describe('the one-pass text path (normalizeText, textSketch)', () => {
     // \u2261 (≡) and \u2665 (♥) have letters as their low bytes (a, e): a path that kept low bytes would read them as letters.
     const pieces = ['it', 'Éte', 'ß', '9', ' ', '\u00a0', '\u2019', '\u2014', '\u201c', '\u201d', '\u2026', '\u2500', '\u{1F600}', '\u2261', 'a\u2665b', 'x\u2019s', '\u00b6', ',', 'Ünï'];
     for (let seed = 1; seed <= 300; seed += 1) {
-      let x = seed;
-      let text = '';
-      for (let i = 0; i < seed * 2; i += 1) {
-        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-        text += pieces[(x >>> 8) % pieces.length];
-      }
+      const text = lcgText(seed, seed * 2, (x) => pieces[(x >>> 8) % pieces.length]!);
       const words_ = textWords(text);
       const sketch = textSketch(text);
       const utf8 = textSketchUtf8(text, 9);

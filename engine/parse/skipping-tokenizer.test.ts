@@ -1,5 +1,6 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../tests/support/seeded-random';
 import { syntheticResponse } from '../../testweb/synthetic-site';
 import { SKIPS_BY_INDEX_OF, SkippingTokenizer } from './skipping-tokenizer';
 
@@ -28,18 +29,6 @@ function events(Kind: typeof Tokenizer, chunks: readonly string[], decodeEntitie
   for (const chunk of chunks) tokenizer.write(chunk);
   tokenizer.end();
   return seen;
-}
-
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Pieces of HTML, well-formed and not, that exercise every skip (text, quoted values, comments, raw text, title). */
@@ -84,7 +73,7 @@ describe('SkippingTokenizer', () => {
   });
 
   it('makes the same callbacks on 2,000 random documents of hostile pieces, whole and cut at random, entities decoded or not', () => {
-    const next = random(15);
+    const next = seededRandom(15);
     for (let doc = 0; doc < 2000; doc += 1) {
       const parts: string[] = [];
       const count = 1 + Math.floor(next() * 12);
