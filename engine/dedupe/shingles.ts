@@ -285,10 +285,10 @@ interface OneByteSketch {
  * into UTF-16): textSketchUtf8 of the synthetic pages with no-break spaces and ï written in,
  * 362-372 µs a page there, 223-238 µs here; on the Python docs' own text both paths take about
  * 12 ns a character (its irregular punctuation, not the path, sets that pace; the synthetic
- * ASCII pages: 156-165 µs, about 4 ns a character). The normalized text is written over the bytes already read (it
- * is never longer than what it came from), and the shingle window is kept in locals, not in a
- * ShingleWindow, as prefixes of its hash chain (same hashes and sketch; property-tested against
- * the word-list path). The worker's fingerprintText (this, SHA-256 and the excerpt) of a
+ * ASCII pages: 156-165 µs, about 4 ns a character). The normalized text is written over the
+ * bytes already read (it is never longer than what it came from), and the shingle window is kept
+ * in locals, not in a ShingleWindow, as prefixes of its hash chain (same hashes and sketch;
+ * property-tested against the word-list path). The worker's fingerprintText (this, SHA-256 and the excerpt) of a
  * 40,000-character synthetic page, medians of 8 rounds of 3,000 pages alternating with and
  * without the 40 KB normalized string (textSketchUtf8): 185 and 177 µs in a run before the
  * prefixes, 164 and 156 µs in a run after them.
