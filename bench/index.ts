@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each printing what it measured and its ratios against peers
- * measured in the same run (`npm run bench -- crawl|url|links|frontier|renderer` runs one). Benchmarks crawl only servers they start on 127.0.0.1, in closed mode.
+ * measured in the same run (`npm run bench -- crawl|url|links|text|frontier|renderer` runs one). Benchmarks crawl only servers they start on 127.0.0.1, in closed mode.
  * `npm run bench -- synthetic [--hosts N --pages N --skip-100k …]` runs the synthetic-site benchmark
  * (bench/synthetic.ts: Crawlbench against wget, Crawlee and two floors, then 100,000 pages alone);
  * it takes many minutes, so it runs only when named. `npm run bench -- scale` (bench/scale.ts, issue 13) runs 1, 2
@@ -10,6 +10,7 @@
 import { runCrawlBench } from './crawl';
 import { runFrontierBench } from './frontier';
 import { runLinkTargetBench } from './link-targets';
+import { runPageTextBench } from './page-text';
 import { runRendererBench } from './renderer';
 import { runScaleBench } from './scale';
 import { runSyntheticBench } from './synthetic';
@@ -19,6 +20,7 @@ const only = process.argv[2];
 if (!only || only === 'crawl') await runCrawlBench();
 if (!only || only === 'url') await runUrlBench();
 if (!only || only === 'links') await runLinkTargetBench();
+if (!only || only === 'text') await runPageTextBench();
 if (!only || only === 'frontier') await runFrontierBench();
 if (!only || only === 'renderer') await runRendererBench();
 if (only === 'synthetic') await runSyntheticBench(process.argv.slice(3));
