@@ -230,7 +230,10 @@ let oneByteBytes = new Uint8Array(64 * 1024);
 const utf8 = new TextEncoder();
 /** Code units above U+00FF, one at a time (a surrogate pair is two units). */
 const ABOVE_LATIN1 = /[\u0100-\uffff]/g;
-/** log2 of the text length a unit above U+00FF may come once in, on the one-byte path (1 in 32; the Python docs: 1 in 800). */
+/**
+ * log2 of the text length a unit above U+00FF may come once in, on the one-byte path (1 in 32;
+ * the Python docs have 1 in about 800).
+ */
 const LATIN1_SEPARATOR_SHARE = 5;
 
 /**
@@ -299,10 +302,10 @@ interface OneByteSketch {
  * ASCII pages: 156-165 µs, about 4 ns a character). The normalized text is written over the
  * bytes already read (it is never longer than what it came from), and the shingle window is kept
  * in locals, not in a ShingleWindow, as prefixes of its hash chain (same hashes and sketch;
- * property-tested against the word-list path). The worker's fingerprintText (this, SHA-256 and the excerpt) of a
- * 40,000-character synthetic page, medians of 8 rounds of 3,000 pages alternating with and
- * without the 40 KB normalized string (textSketchUtf8): 185 and 177 µs in a run before the
- * prefixes, 164 and 156 µs in a run after them.
+ * property-tested against the word-list path). The worker's fingerprintText (this, SHA-256 and
+ * the excerpt) of a 40,000-character synthetic page, medians of 8 rounds of 3,000 pages
+ * alternating with and without the 40 KB normalized string (textSketchUtf8): 185 and 177 µs in a
+ * run before the prefixes, 164 and 156 µs in a run after them.
  */
 function oneByteSketch(text: string): OneByteSketch | null | undefined {
   const length = text.length;
