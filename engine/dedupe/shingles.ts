@@ -13,17 +13,19 @@ export const SHINGLE_WORDS = 4;
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/**
- * Lowercased ASCII word characters (a-z, 0-9; A-Z mapped to a-z), 0 for every other ASCII code
- * (a separator): one lookup per ASCII character. The Unicode path's text is lowercased already,
- * so there it only tells a word character from a separator.
- */
-const ASCII_LOWER_WORD = new Uint8Array(0x80);
-for (let code = 0x30; code <= 0x39; code += 1) ASCII_LOWER_WORD[code] = code;
-for (let code = 0x61; code <= 0x7a; code += 1) ASCII_LOWER_WORD[code] = code;
-for (let code = 0x41; code <= 0x5a; code += 1) ASCII_LOWER_WORD[code] = code + 0x20;
-
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/**
+ * One lookup per one-byte code unit (U+0000-U+00FF): the unit lowercased (toLowerCase maps A-Z
+ * and À-Þ but ×, each to one character within U+0000-U+00FF) when that is a letter or digit
+ * (`\p{L}|\p{N}`), 0 for a separator. The one-byte path lowercases and classes its bytes by it;
+ * the Unicode path, whose text is lowercased already, tells its ASCII word characters by it.
+ */
+const ONE_BYTE_CLASS = new Uint8Array(0x100);
+for (let code = 0; code < 0x100; code += 1) {
+  const lower = String.fromCharCode(code).toLowerCase();
+  if (lower.length === 1 && lower.charCodeAt(0) < 0x100 && LETTER_OR_DIGIT.test(lower)) ONE_BYTE_CLASS[code] = lower.charCodeAt(0);
+}
 /** Non-ASCII UTF-16 code units by class, filled on first sight: 0 unknown, 1 letter or digit, 2 not. */
 const UNIT_CLASS = new Uint8Array(0x10000);
 /**
@@ -264,17 +266,6 @@ function latin1Separators(text: string): string | null {
 }
 
 /**
- * The one-byte path's one lookup per byte: the code unit lowercased (toLowerCase maps A-Z and
- * À-Þ but ×, each to one character within U+0000-U+00FF) when that is a letter or digit
- * (`\p{L}|\p{N}`, the Unicode path's classes), 0 for a separator.
- */
-const ONE_BYTE_CLASS = new Uint8Array(0x100);
-for (let code = 0; code < 0x100; code += 1) {
-  const lower = String.fromCharCode(code).toLowerCase();
-  if (lower.length === 1 && lower.charCodeAt(0) < 0x100 && LETTER_OR_DIGIT.test(lower)) ONE_BYTE_CLASS[code] = lower.charCodeAt(0);
-}
-
-/**
  * What the one-byte path leaves: the normalized text is `oneByteBytes[0, size)`, one byte a code
  * unit, valid until the next call.
  */
@@ -449,7 +440,7 @@ function unicodeTextSketch(text: string): TextSketch | null {
     const code = i === length ? 0x20 : lower.charCodeAt(i);
     let low = -1;
     let word: boolean;
-    if (code < 0x80) word = ASCII_LOWER_WORD[code] !== 0;
+    if (code < 0x80) word = ONE_BYTE_CLASS[code] !== 0;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       low = lower.charCodeAt(i + 1);
       word = isWordCodePoint(code, low);
