@@ -170,8 +170,10 @@ export class ContentDedupe {
    * group membership, and indexes its sketch for later pages.
    */
   record(urlId: number, content: ContentFingerprints, nowMs: number): ContentVerdict {
-    const original = this.exactOriginal(content.fingerprint, urlId);
-    this.keepFingerprint(content.fingerprint, urlId);
+    // The page memory names for this fingerprint, looked up once for the probe and the keeping.
+    const held = this.exact?.get(content.fingerprint);
+    const original = this.exactOriginal(content.fingerprint, urlId, held);
+    this.keepFingerprint(content.fingerprint, urlId, held);
     if (original !== undefined) {
       let groupId = this.exactGroup.get(this.crawlId, content.fingerprint) as number | undefined;
       if (groupId === undefined) {
@@ -222,7 +224,13 @@ export class ContentDedupe {
       exact.set(fingerprint, urlId);
     }
     if (exact.size < this.exactMax) return exact;
+    return this.leaveMemory();
+  }
+
+  /** Past `exactMax` recorded pages: makes pages_by_fingerprint, which the exact probe reads from now on, and keeps no fingerprint in memory. */
+  private leaveMemory(): null {
     this.db.exec(PAGES_BY_FINGERPRINT_SQL);
+    this.exact = null;
     return null;
   }
 
@@ -232,10 +240,10 @@ export class ContentDedupe {
    * else the page it names, once its row still says so (same fingerprint, still 2xx). Otherwise (a
    * page fetched again since, this page itself fetched again, or two fingerprints sharing 64 bits)
    * the table is read.
+   * @param held what memory holds for `fingerprint` (`exact.get`), undefined when nothing or no memory
    */
-  private exactOriginal(fingerprint: string, urlId: number): number | undefined {
+  private exactOriginal(fingerprint: string, urlId: number, held: number | undefined): number | undefined {
     if (this.exact === null) return this.byFingerprint.get(this.crawlId, fingerprint, urlId) as number | undefined;
-    const held = this.exact.get(fingerprint);
     if (held === undefined) return undefined;
     if (held !== urlId) {
       const row = this.pageFingerprint.get(held) as { fingerprint: string | null; status: number } | undefined;
@@ -245,20 +253,15 @@ export class ContentDedupe {
   }
 
   /** Keeps `urlId` as the page of `fingerprint` when it is the smallest so far; past `exactMax` pages, makes pages_by_fingerprint and leaves memory. */
-  private keepFingerprint(fingerprint: string, urlId: number): void {
+  private keepFingerprint(fingerprint: string, urlId: number, held: number | undefined): void {
     const exact = this.exact;
     if (exact === null) return;
-    const held = exact.get(fingerprint);
     if (held !== undefined) {
       if (urlId < held) exact.set(fingerprint, urlId);
       return;
     }
-    if (exact.size >= this.exactMax) {
-      this.db.exec(PAGES_BY_FINGERPRINT_SQL);
-      this.exact = null;
-      return;
-    }
-    exact.set(fingerprint, urlId);
+    if (exact.size >= this.exactMax) this.leaveMemory();
+    else exact.set(fingerprint, urlId);
   }
 
   /** {@link flush}; once the index is dropped, the bucket filter starts from the table, which holds every row from then on. */
