@@ -149,8 +149,12 @@ export function lateRule(verdict: TargetVerdict): LinkRuleName | null {
   return RULE_BY_CODE[(verdict >>> 5) & 31] ?? null;
 }
 
-/** A link's own circumstances, which the rules weigh beside its URL's {@link TargetVerdict}. */
-export type LinkContext = Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel' | 'redirect'>;
+/**
+ * A link's own circumstances, which the rules weigh beside its URL's {@link TargetVerdict}. Whether
+ * the link is a redirect is not among them: it changes the URL's early rules, so it goes to
+ * {@link LinkRules.ofTarget}.
+ */
+export type LinkContext = Pick<LinkUnderTest, 'depth' | 'pageNofollow' | 'rel'>;
 
 /** The crawl's link rules, compiled ({@link compileLinkRules}). */
 export interface LinkRules {
